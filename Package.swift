@@ -1,0 +1,29 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+    name: "Loupe",
+    products: [
+        .library(name: "Loupe", targets: ["Loupe"]),
+        .executable(name: "idx", targets: ["idx"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .target(name: "LoupeCodec", dependencies: ["CZlib"]),
+        .target(name: "LoupeAnalysis"),
+        .target(name: "LoupeQueryGrammar"),
+        .target(name: "Loupe", dependencies: ["LoupeCodec", "LoupeAnalysis", "LoupeQueryGrammar"]),
+        .target(name: "IdxKit", dependencies: ["Loupe", "LoupeCodec"], path: "Tools/IdxKit"),
+        .executableTarget(name: "idx", dependencies: ["IdxKit"], path: "Tools/idx"),
+        .target(name: "TestSupport", dependencies: ["Loupe", "LoupeCodec"], path: "Tests/TestSupport"),
+        .testTarget(name: "LoupeCodecTests", dependencies: ["LoupeCodec", "TestSupport"]),
+        .testTarget(
+            name: "LoupeAnalysisTests", dependencies: ["LoupeAnalysis", "TestSupport"],
+            exclude: ["Fixtures"]),
+        .testTarget(name: "LoupeQueryGrammarTests", dependencies: ["LoupeQueryGrammar"]),
+        .testTarget(
+            name: "LoupeTests", dependencies: ["Loupe", "LoupeCodec", "LoupeAnalysis", "TestSupport"],
+            exclude: ["Fixtures"]),
+        .testTarget(name: "IdxTests", dependencies: ["IdxKit", "TestSupport"]),
+    ]
+)

@@ -1,0 +1,147 @@
+import LoupeAnalysis
+import Synchronization
+
+/// A search index: a schema, committed segments, and the current searcher over them.
+///
+/// ```swift
+/// let index = try Index(path: "/data/movies", schema: schema)
+/// let writer = try index.writer()
+/// try writer.addDocument(["title": "Heat", "year": 1995])
+/// try writer.commit()
+/// try index.reload()
+/// let results = try index.search(index.parseQuery("heat"), limit: 10)
+/// ```
+public final class Index: Sendable {
+    package let directory: any Directory
+    public let schema: Schema
+    private let state: Mutex<State>
+
+    private struct State {
+        var searcher: Searcher
+        var analyzers: AnalyzerRegistry
+    }
+
+    /// Opens the index at `path`, creating it (and the folder) when there is none.
+    ///
+    /// - Parameter schema: required to create; when opening, it must equal the stored schema if given.
+    /// - Throws: `IndexError` `.schemaMismatch`, `.notFound` (no index and no schema), `.corruption`, `.io`.
+    public convenience init(path: String, schema: Schema? = nil) throws(IndexError) {
+        let directory: MmapDirectory
+        do {
+            directory = try MmapDirectory(path: path, create: schema != nil)
+        } catch {
+            throw IndexError(storage: error)
+        }
+        try self.init(directory: directory, schema: schema)
+    }
+
+    /// A new index that lives in memory only.
+    public static func inMemory(schema: Schema) -> Index {
+        // Creating in a fresh RAM directory writes one meta file and cannot fail.
+        try! Index(directory: RAMDirectory(), schema: schema)
+    }
+
+    package init(directory: any Directory, schema: Schema?) throws(IndexError) {
+        self.directory = directory
+        let meta: IndexMeta
+        if directory.exists(IndexMeta.fileName) {
+            meta = try Self.readMeta(directory)
+            if let schema, schema != meta.schema {
+                throw IndexError(
+                    .schemaMismatch,
+                    "the index at \(directory.location) was created with another schema; open it without a schema "
+                        + "(or with the stored one), or create a new index",
+                    context: .init(file: directory.location))
+            }
+        } else {
+            guard let schema else {
+                throw IndexError(.notFound, "no index at \(directory.location) (meta.json is missing)", context: .init(file: directory.location))
+            }
+            meta = IndexMeta(schema: schema)
+            do {
+                try directory.writeAtomically(IndexMeta.fileName, meta.encode())
+                try directory.syncDirectory()
+            } catch {
+                throw IndexError(storage: error, file: IndexMeta.fileName)
+            }
+        }
+        self.schema = meta.schema
+        let analyzers = AnalyzerRegistry.builtIn
+        let searcher = try Self.openSearcher(directory: directory, meta: meta, reusing: [], analyzers: analyzers)
+        state = Mutex(State(searcher: searcher, analyzers: analyzers))
+    }
+
+    /// Registers an analyzer under `name`, for text fields whose `tokenizer` names it. Register before
+    /// creating a writer or parsing queries.
+    public func registerAnalyzer(_ name: String, _ analyzer: Analyzer) {
+        state.withLock { $0.analyzers.register(name, analyzer) }
+    }
+
+    package var analyzers: AnalyzerRegistry { state.withLock { $0.analyzers } }
+
+    /// The searcher over the segments committed as of the last open or `reload()`.
+    public func searcher() -> Searcher { state.withLock { $0.searcher } }
+
+    /// Documents visible to the current searcher.
+    public var documentCount: Int { searcher().documentCount }
+
+    /// Opens a new searcher over the latest commit; segments already open are shared, not reopened.
+    /// - Throws: `IndexError` `.corruption` if meta.json or a segment file fails validation.
+    public func reload() throws(IndexError) {
+        let meta = try Self.readMeta(directory)
+        let (current, analyzers) = state.withLock { ($0.searcher, $0.analyzers) }
+        let fresh = try Self.openSearcher(directory: directory, meta: meta, reusing: current.segments, analyzers: analyzers)
+        state.withLock {
+            $0.searcher = fresh
+        }
+    }
+
+    /// The single writer of this index.
+    /// - Parameter memoryBudget: bytes of buffered documents before they are flushed to a new segment (≥ 1 MB).
+    /// - Throws: `IndexError` `.writerLocked` when another writer (in this or another process) holds the index.
+    public func writer(memoryBudget: Int = 50_000_000) throws(IndexError) -> IndexWriter {
+        guard memoryBudget >= 1_000_000 else {
+            throw IndexError(.invalidArgument, "memory budget must be at least 1,000,000 bytes (got \(memoryBudget))")
+        }
+        return try IndexWriter(index: self, memoryBudget: memoryBudget)
+    }
+
+    /// Parses a query string with the current searcher (see `Searcher.parseQuery`).
+    public func parseQuery(_ text: String, defaultFields: [String]? = nil) throws(IndexError) -> Query {
+        try searcher().parseQuery(text, defaultFields: defaultFields)
+    }
+
+    /// Searches the current searcher (see `Searcher.search`).
+    public func search(_ query: Query, limit: Int = 10, offset: Int = 0) throws(IndexError) -> SearchResults {
+        try searcher().search(query, limit: limit, offset: offset)
+    }
+
+    /// Counts matches in the current searcher.
+    public func count(_ query: Query) throws(IndexError) -> Int {
+        try searcher().count(query)
+    }
+
+    package static func readMeta(_ directory: any Directory) throws(IndexError) -> IndexMeta {
+        let file: FileSlice
+        do {
+            file = try directory.open(IndexMeta.fileName)
+        } catch {
+            throw IndexError(storage: error, file: IndexMeta.fileName)
+        }
+        return try IndexMeta.decode(file.bytes, location: directory.location + "/" + IndexMeta.fileName)
+    }
+
+    private static func openSearcher(
+        directory: any Directory, meta: IndexMeta, reusing open: [SegmentReader], analyzers: AnalyzerRegistry
+    ) throws(IndexError) -> Searcher {
+        var readers: [SegmentReader] = []
+        for segment in meta.segments {
+            if let existing = open.first(where: { $0.id == segment.id }) {
+                readers.append(existing)
+            } else {
+                readers.append(try SegmentReader(directory: directory, meta: segment, verifyChecksums: true))
+            }
+        }
+        return Searcher(schema: meta.schema, segments: readers, analyzers: analyzers)
+    }
+}

@@ -1,0 +1,77 @@
+/// The one error type of Loupe's public API: what went wrong, where, and what to do about it.
+public struct IndexError: Error, Sendable, CustomStringConvertible {
+    /// A stable category; new codes may be added without breaking clients.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Kind: String, Sendable {
+            case invalidArgument, invalidDocument, invalidQuery, corruption, incompatibleFormat, schemaMismatch, io
+            case writerLocked, notFound
+        }
+
+        private let kind: Kind
+        private init(_ kind: Kind) { self.kind = kind }
+
+        /// A bad value passed to the API (schema, option, field name).
+        public static let invalidArgument = Code(.invalidArgument)
+        /// A document that does not fit the schema, or malformed JSON.
+        public static let invalidDocument = Code(.invalidDocument)
+        /// A query that does not parse or names what the schema lacks.
+        public static let invalidQuery = Code(.invalidQuery)
+        /// A file whose bytes fail validation (checksum, truncation, impossible values).
+        public static let corruption = Code(.corruption)
+        /// A file written by another format version.
+        public static let incompatibleFormat = Code(.incompatibleFormat)
+        /// The index was opened with a schema other than the one it was created with.
+        public static let schemaMismatch = Code(.schemaMismatch)
+        /// The operating system refused a file operation.
+        public static let io = Code(.io)
+        /// Another writer (in this or another process) holds the index.
+        public static let writerLocked = Code(.writerLocked)
+        /// No index (or file) at the given place.
+        public static let notFound = Code(.notFound)
+
+        public var description: String { kind.rawValue }
+    }
+
+    /// Where the problem was found; every part is optional.
+    public struct Context: Sendable, Hashable {
+        public var file: String?
+        public var segment: String?
+        public var field: String?
+        /// 1-based line of a JSONL input.
+        public var line: Int?
+        /// Byte offset within the file, the JSON line or the query string.
+        public var byteOffset: Int?
+
+        public init(
+            file: String? = nil, segment: String? = nil, field: String? = nil, line: Int? = nil, byteOffset: Int? = nil
+        ) {
+            self.file = file
+            self.segment = segment
+            self.field = field
+            self.line = line
+            self.byteOffset = byteOffset
+        }
+    }
+
+    public var code: Code
+    /// What went wrong and what to do, in one or two sentences.
+    public var message: String
+    public var context: Context
+
+    public init(_ code: Code, _ message: String, context: Context = Context()) {
+        self.code = code
+        self.message = message
+        self.context = context
+    }
+
+    public var description: String {
+        var parts: [String] = []
+        if let line = context.line { parts.append("line \(line)") }
+        if let file = context.file { parts.append(file) }
+        if let segment = context.segment { parts.append("segment \(segment)") }
+        if let field = context.field { parts.append("field '\(field)'") }
+        if let offset = context.byteOffset { parts.append("byte \(offset)") }
+        let location = parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
+        return "\(code): \(message)\(location)"
+    }
+}

@@ -1,0 +1,199 @@
+/// The kind of values a field holds.
+public enum FieldType: String, Sendable, Hashable, CaseIterable {
+    /// Tokenized text, searched word by word.
+    case text
+    /// One untokenized token per value (a keyword, an id, a tag).
+    case string
+    case u64, i64, f64, bool
+    /// A point in time: RFC 3339 in JSON, `Date` in Swift; kept at microsecond precision.
+    case date
+}
+
+/// How much the postings of an indexed text field record (tantivy's `IndexRecordOption`).
+public enum IndexRecordOption: String, Sendable, Hashable, Comparable {
+    /// Document ids only.
+    case basic
+    /// Ids and term frequencies (enables BM25).
+    case freq
+    /// Ids, frequencies and positions (enables phrase queries).
+    case position
+
+    public static func < (a: Self, b: Self) -> Bool {
+        let order: [Self] = [.basic, .freq, .position]
+        return order.firstIndex(of: a)! < order.firstIndex(of: b)!
+    }
+}
+
+/// One field of a schema and its options.
+public struct FieldEntry: Sendable, Hashable {
+    public var name: String
+    public var type: FieldType
+    /// Kept in the document store and returned with hits.
+    public var stored: Bool
+    /// Searchable through the term dictionary.
+    public var indexed: Bool
+    /// Kept in a columnar fast field, readable per document in O(1) (sorting, ranges, aggregations).
+    public var fast: Bool
+    /// Analyzer name for text fields (`default`, `en_stem`, `raw`, `lowercase`, `whitespace`, or a registered one).
+    /// String fields always use `raw`.
+    public var tokenizer: String
+    /// What the postings record; text fields only (string fields record `basic`, numeric fields `basic`).
+    public var record: IndexRecordOption
+
+    public init(
+        name: String, type: FieldType, stored: Bool = true, indexed: Bool = true, fast: Bool = false,
+        tokenizer: String = "default", record: IndexRecordOption = .position
+    ) {
+        self.name = name
+        self.type = type
+        self.stored = stored
+        self.indexed = indexed
+        self.fast = fast
+        self.tokenizer = type == .text ? tokenizer : "raw"
+        self.record = type == .text ? record : .basic
+    }
+}
+
+/// The fields of an index, fixed when the index is created and persisted with it.
+///
+/// Build one with `SchemaBuilder` or read one from JSON with `Schema(json:)`:
+/// `{"fields": [{"name": "title", "type": "text", "stored": true, "indexed": true, "fast": false,
+/// "tokenizer": "default", "record": "position"}, ...], "default_fields": ["title"], "id_field": "id"}`.
+public struct Schema: Sendable, Hashable {
+    /// Fields in declaration order; a field's position is its id inside the index.
+    public let fields: [FieldEntry]
+    /// Fields searched by query-string words that name no field.
+    public let defaultFields: [String]
+    /// The field that identifies a document (a string field), if declared.
+    public let idField: String?
+
+    package let fieldIndex: [String: Int]
+
+    package init(fields: [FieldEntry], defaultFields: [String], idField: String?) throws(IndexError) {
+        var index: [String: Int] = [:]
+        for (i, field) in fields.enumerated() {
+            try Self.validateName(field.name)
+            if field.fast && !field.type.isNumeric {
+                throw IndexError(
+                    .invalidArgument,
+                    "schema: field '\(field.name)': fast columns hold numbers, booleans and dates for now; "
+                        + "declare it with \"fast\": false", context: .init(field: field.name))
+            }
+            if index.updateValue(i, forKey: field.name) != nil {
+                throw IndexError(.invalidArgument, "schema: field '\(field.name)' is declared twice")
+            }
+        }
+        for name in defaultFields {
+            guard let i = index[name] else {
+                throw IndexError(.invalidArgument, "schema: default field '\(name)' is not a field of the schema")
+            }
+            guard fields[i].indexed else {
+                throw IndexError(.invalidArgument, "schema: default field '\(name)' is not indexed")
+            }
+        }
+        if let idField, index[idField] == nil {
+            throw IndexError(.invalidArgument, "schema: id field '\(idField)' is not a field of the schema")
+        }
+        self.fields = fields
+        self.defaultFields = defaultFields
+        self.idField = idField
+        self.fieldIndex = index
+    }
+
+    /// The entry of the field called `name`, if any.
+    public func field(named name: String) -> FieldEntry? {
+        fieldIndex[name].map { fields[$0] }
+    }
+
+    private static func validateName(_ name: String) throws(IndexError) {
+        guard !name.isEmpty, name.utf8.allSatisfy({ $0 > 0x20 && $0 != UInt8(ascii: ":") && $0 != UInt8(ascii: "\"") })
+        else {
+            throw IndexError(.invalidArgument, "schema: invalid field name '\(name)' (empty, whitespace, ':' or '\"')")
+        }
+    }
+
+    public static func == (a: Schema, b: Schema) -> Bool {
+        a.fields == b.fields && a.defaultFields == b.defaultFields && a.idField == b.idField
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fields)
+        hasher.combine(defaultFields)
+        hasher.combine(idField)
+    }
+}
+
+/// Builds a `Schema` field by field, in the shape of the Tantivy-for-Swift bindings: call the `add…Field`
+/// methods one by one or chain them, then `build`.
+public final class SchemaBuilder {
+    private var fields: [FieldEntry] = []
+
+    public init() {}
+
+    /// A tokenized text field.
+    @discardableResult
+    public func addTextField(
+        _ name: String, stored: Bool = false, indexed: Bool = true, fast: Bool = false,
+        tokenizer: String = "default", record: IndexRecordOption = .position
+    ) -> Self {
+        fields.append(
+            FieldEntry(
+                name: name, type: .text, stored: stored, indexed: indexed, fast: fast, tokenizer: tokenizer,
+                record: record))
+        return self
+    }
+
+    /// An untokenized keyword field: each value is one token.
+    @discardableResult
+    public func addStringField(_ name: String, stored: Bool = false, indexed: Bool = true, fast: Bool = false)
+        -> Self
+    {
+        add(name, .string, stored, indexed, fast)
+    }
+
+    @discardableResult
+    public func addU64Field(_ name: String, stored: Bool = false, indexed: Bool = true, fast: Bool = false)
+        -> Self
+    {
+        add(name, .u64, stored, indexed, fast)
+    }
+
+    @discardableResult
+    public func addI64Field(_ name: String, stored: Bool = false, indexed: Bool = true, fast: Bool = false)
+        -> Self
+    {
+        add(name, .i64, stored, indexed, fast)
+    }
+
+    @discardableResult
+    public func addF64Field(_ name: String, stored: Bool = false, indexed: Bool = true, fast: Bool = false)
+        -> Self
+    {
+        add(name, .f64, stored, indexed, fast)
+    }
+
+    @discardableResult
+    public func addBoolField(_ name: String, stored: Bool = false, indexed: Bool = true, fast: Bool = false)
+        -> Self
+    {
+        add(name, .bool, stored, indexed, fast)
+    }
+
+    @discardableResult
+    public func addDateField(_ name: String, stored: Bool = false, indexed: Bool = true, fast: Bool = false)
+        -> Self
+    {
+        add(name, .date, stored, indexed, fast)
+    }
+
+    /// The schema; throws on duplicate names or unknown default / id fields.
+    /// - Throws: `IndexError` with code `.invalidArgument`.
+    public func build(defaultFields: [String] = [], idField: String? = nil) throws(IndexError) -> Schema {
+        try Schema(fields: fields, defaultFields: defaultFields, idField: idField)
+    }
+
+    private func add(_ name: String, _ type: FieldType, _ stored: Bool, _ indexed: Bool, _ fast: Bool) -> Self {
+        fields.append(FieldEntry(name: name, type: type, stored: stored, indexed: indexed, fast: fast))
+        return self
+    }
+}

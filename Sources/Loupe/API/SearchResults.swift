@@ -1,0 +1,96 @@
+import FoundationEssentials
+
+/// The stored fields of a document, with typed accessors.
+public struct StoredDocument: Sendable, Hashable {
+    /// Field names with their values, in schema order.
+    public let entries: [(name: String, values: [FieldValue])]
+
+    package init(entries: [(name: String, values: [FieldValue])]) {
+        self.entries = entries
+    }
+
+    /// Every stored value of `field` (empty when none).
+    public subscript(field: String) -> [FieldValue] {
+        entries.first { $0.name == field }?.values ?? []
+    }
+
+    /// The first value of a text or string field.
+    public func string(_ field: String) -> String? {
+        for v in self[field] { if case .text(let s) = v { return s } }
+        return nil
+    }
+
+    /// The first value of an i64 field (or a u64 that fits).
+    public func int(_ field: String) -> Int64? {
+        for v in self[field] {
+            switch v {
+            case .i64(let i): return i
+            case .u64(let u) where u <= UInt64(Int64.max): return Int64(u)
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// The first value of a u64 field (or a non-negative i64).
+    public func uint(_ field: String) -> UInt64? {
+        for v in self[field] {
+            switch v {
+            case .u64(let u): return u
+            case .i64(let i) where i >= 0: return UInt64(i)
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// The first value of an f64 field (integers convert).
+    public func double(_ field: String) -> Double? {
+        for v in self[field] {
+            switch v {
+            case .f64(let d): return d
+            case .i64(let i): return Double(i)
+            case .u64(let u): return Double(u)
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    public func bool(_ field: String) -> Bool? {
+        for v in self[field] { if case .bool(let b) = v { return b } }
+        return nil
+    }
+
+    public func date(_ field: String) -> Date? {
+        for v in self[field] { if case .date(let d) = v { return d } }
+        return nil
+    }
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.entries.elementsEqual(b.entries) { $0.name == $1.name && $0.values == $1.values }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for e in entries {
+            hasher.combine(e.name)
+            hasher.combine(e.values)
+        }
+    }
+}
+
+/// One search result.
+public struct SearchHit: Sendable, Hashable {
+    /// BM25 score (summed over clauses and fields), as tantivy computes it.
+    public let score: Float
+    /// The hit's stored fields.
+    public let document: StoredDocument
+}
+
+/// The hits of one page and the number of all matching documents.
+public struct SearchResults: Sendable, Hashable {
+    /// Documents matching the query, whatever the page.
+    public let count: Int
+    /// The page of hits, best first.
+    public let hits: [SearchHit]
+}

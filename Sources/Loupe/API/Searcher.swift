@@ -1,0 +1,91 @@
+import LoupeAnalysis
+
+/// An immutable snapshot of an index's committed segments. Any number of threads may search one searcher at
+/// once, while a writer keeps adding and committing; it never sees changes made after it was opened.
+public final class Searcher: Sendable {
+    package let schema: Schema
+    package let segments: [SegmentReader]
+    private let analyzers: AnalyzerRegistry
+
+    package init(schema: Schema, segments: [SegmentReader], analyzers: AnalyzerRegistry) {
+        self.schema = schema
+        self.segments = segments
+        self.analyzers = analyzers
+    }
+
+    /// Documents in the snapshot.
+    public var documentCount: Int { segments.reduce(0) { $0 + $1.maxDoc } }
+
+    /// Segments in the snapshot.
+    public var segmentCount: Int { segments.count }
+
+    /// The best `limit` hits after skipping `offset`, and the total number of matches.
+    /// - Throws: `IndexError` `.invalidQuery` for fields the schema lacks or values of the wrong type;
+    ///   `.corruption` if a stored document cannot be read.
+    public func search(_ query: Query, limit: Int = 10, offset: Int = 0) throws(IndexError) -> SearchResults {
+        guard limit >= 0, offset >= 0 else {
+            throw IndexError(.invalidArgument, "limit and offset must be ≥ 0 (got limit \(limit), offset \(offset))")
+        }
+        let weight = try compile(query)
+        var top = TopDocs(k: limit + offset)
+        var count = 0
+        for (i, segment) in segments.enumerated() {
+            count += collectTopDocs(weight.scorer(segment), segment: i, into: &top)
+        }
+        var hits: [SearchHit] = []
+        for entry in top.sorted().dropFirst(offset) {
+            hits.append(SearchHit(score: entry.score, document: try document(entry.address)))
+        }
+        return SearchResults(count: count, hits: hits)
+    }
+
+    /// The number of documents matching `query`, without scoring.
+    public func count(_ query: Query) throws(IndexError) -> Int {
+        let weight = try compile(query)
+        return segments.reduce(0) { $0 + countDocs(weight.scorer($1)) }
+    }
+
+    /// Parses a query string (tantivy syntax) over `defaultFields` (the schema's when nil).
+    /// - Throws: `IndexError` `.invalidQuery` with the byte offset of the problem.
+    public func parseQuery(_ text: String, defaultFields: [String]? = nil) throws(IndexError) -> Query {
+        try QueryStringCompiler(schema: schema, analyzers: analyzers, defaultFields: defaultFields ?? schema.defaultFields)
+            .compile(text)
+    }
+
+    package func compile(_ query: Query) throws(IndexError) -> Weight {
+        try WeightBuilder(searcher: self).build(query)
+    }
+
+    package func document(_ address: DocAddress) throws(IndexError) -> StoredDocument {
+        let segment = segments[address.segment]
+        let values: [(field: Int, value: PreparedDocument.Value)]
+        do {
+            values = try segment.store.document(address.doc, schema: schema)
+        } catch {
+            throw IndexError(format: error, file: SegmentComponent.store.fileName(segment.id), segment: segment.id)
+        }
+        return StoredDocument(schema: schema, values: values)
+    }
+}
+
+/// What `Searcher.segmentInfos` reports of one segment.
+public struct SegmentInfo: Sendable, Hashable {
+    /// The segment's name (32 hex digits), as in its file names.
+    public let id: String
+    /// Live documents.
+    public let documentCount: Int
+    /// Documents ever written to the segment, deleted ones included.
+    public let maxDoc: Int
+    public let deletedCount: Int
+    /// Bytes of the segment's files.
+    public let byteCount: Int
+}
+
+extension Searcher {
+    /// One entry per segment of the snapshot, in search order.
+    public var segmentInfos: [SegmentInfo] {
+        segments.map {
+            SegmentInfo(id: $0.id.description, documentCount: $0.maxDoc, maxDoc: $0.maxDoc, deletedCount: 0, byteCount: $0.byteCount)
+        }
+    }
+}

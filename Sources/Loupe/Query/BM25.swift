@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// BM25 exactly as tantivy computes it (`src/query/bm25.rs`), in `Float` as tantivy does, so scores agree to
+/// the last bits: idf = ln(1 + (N − n + 0.5) / (n + 0.5)) with N = Σ maxDoc over segments (deleted and
+/// field-less documents included), weight = idf · (1 + k1) · boost, and per norm code a cached
+/// k1 · (1 − b + b · dl / avgdl), dl being the decoded quantized norm and avgdl = total tokens / N.
+package struct BM25Weight: Sendable {
+    package static let k1: Float = 1.2
+    package static let b: Float = 0.75
+
+    package let weight: Float
+    package let cache: [Float]
+
+    /// - Parameters:
+    ///   - docFreqs: the document frequency of each term (one for a term query, several for a phrase, whose idfs add up).
+    ///   - totalDocs: N.
+    ///   - totalTokens: the field's token count over every segment.
+    package init(docFreqs: [UInt64], totalDocs: UInt64, totalTokens: UInt64, boost: Float = 1) {
+        var idfSum: Float = 0
+        for n in docFreqs { idfSum += Self.idf(docFreq: n, docCount: totalDocs) }
+        weight = boost * idfSum * (1 + Self.k1)
+        let average = Float(totalTokens) / Float(max(totalDocs, 1))
+        cache = FieldNormCode.table.map { Self.k1 * (1 - Self.b + Self.b * Float($0) / average) }
+    }
+
+    package static func idf(docFreq: UInt64, docCount: UInt64) -> Float {
+        let x = (Float(docCount - min(docFreq, docCount)) + 0.5) / (Float(docFreq) + 0.5)
+        return logf(1 + x)
+    }
+
+    @inline(__always)
+    package func score(normCode: UInt8, termFrequency: UInt32) -> Float {
+        let tf = Float(termFrequency)
+        return weight * (tf / (tf + cache[Int(normCode)]))
+    }
+
+    /// The best score any document of a block can reach, given its largest tf and smallest norm.
+    package func maxScore(maxTF: UInt32, minNorm: UInt8) -> Float {
+        maxTF == .max ? weight : score(normCode: minNorm, termFrequency: maxTF)
+    }
+}
+

@@ -1,0 +1,20 @@
+// Document store file (`<segment>.store`), format v1. Little-endian. Legend: Docs/Formats/LEGEND.md
+//
+// | block 0 (raw deflate) | … | block n-1 | index | docCount(u32) | indexOffset(u64) | footer (kind "STOR") |
+//
+// index: n × (firstDoc(u32) offset(u64) compressedLength(u32) rawLength(u32))
+// raw block (before compression), holding documents firstDoc ..< next block's firstDoc:
+//   | count(u32) | ends: count × u32 (end of each document, relative to the data start) | document data |
+// document: valueCount(VInt), then per stored value: fieldOrdinal(VInt) and the value, typed by the schema:
+//   text/string: length(VInt) + UTF-8 · u64: VInt · i64 and date (µs): zig-zag VInt · f64: 8 bytes · bool: u8
+//
+// Blocks close once they reach 16 KiB of raw data (tantivy's size): big enough for deflate to find
+// redundancy across documents, small enough that fetching ten hits decompresses little.
+
+/// Constants of the document store.
+package enum DocStoreFormat {
+    package static let blockTargetSize = 16 * 1024
+    package static let indexEntrySize = 20
+    /// Decompressed blocks kept per segment reader.
+    package static let cachedBlocks = 16
+}

@@ -1,0 +1,59 @@
+import LoupeCodec
+
+/// Appends documents to the store as they are indexed, compressing each 16 KiB block as soon as it fills,
+/// so only compressed bytes wait in memory until the segment is flushed.
+package struct DocStoreWriter {
+    private var compressed = ByteWriter(capacity: 1 << 16)
+    private var index = ByteWriter(capacity: 1 << 10)
+    private var ends: [UInt32] = []
+    private var data = ByteWriter(capacity: DocStoreFormat.blockTargetSize * 2)
+    private var raw = ByteWriter(capacity: DocStoreFormat.blockTargetSize * 2 + 512)
+    private var blockFirstDoc: UInt32 = 0
+    package private(set) var docCount: UInt32 = 0
+
+    package init() {}
+
+    /// Bytes held in memory, for the writer's budget.
+    package var memoryUsage: Int { compressed.bytes.capacity + data.bytes.capacity + raw.bytes.capacity + index.count }
+
+    /// Stores the stored-flagged values of the next document (document ids are consecutive from 0).
+    package mutating func add(_ document: PreparedDocument, schema: Schema) {
+        var count = 0
+        for v in document.values where schema.fields[v.field].stored { count += 1 }
+        data.writeVInt(UInt64(count))
+        for v in document.values where schema.fields[v.field].stored {
+            data.writeVInt(UInt64(v.field))
+            StoredValueCoding.write(v.value, type: schema.fields[v.field].type, into: &data)
+        }
+        ends.append(UInt32(data.count))
+        docCount += 1
+        if data.count >= DocStoreFormat.blockTargetSize { closeBlock() }
+    }
+
+    private mutating func closeBlock() {
+        guard !ends.isEmpty else { return }
+        raw.removeAll()
+        raw.writeU32(UInt32(ends.count))
+        for end in ends { raw.writeU32(end) }
+        data.bytes.withUnsafeBytes { raw.writeBytes($0) }
+        let block = raw.bytes.withUnsafeBytes { Deflate.compress($0) }
+        index.writeU32(blockFirstDoc)
+        index.writeU64(UInt64(compressed.count))
+        index.writeU32(UInt32(block.count))
+        index.writeU32(UInt32(raw.count))
+        compressed.writeBytes(block)
+        blockFirstDoc = docCount
+        ends.removeAll(keepingCapacity: true)
+        data.removeAll()
+    }
+
+    package consuming func finish() -> [UInt8] {
+        closeBlock()
+        let indexOffset = UInt64(compressed.count)
+        index.bytes.withUnsafeBytes { compressed.writeBytes($0) }
+        compressed.writeU32(docCount)
+        compressed.writeU64(indexOffset)
+        Footer.append(kind: SegmentComponent.store.kind, version: SegmentComponent.store.formatVersion, to: &compressed)
+        return compressed.bytes
+    }
+}

@@ -1,0 +1,174 @@
+import LoupeCodec
+
+/// Walks one term's postings in one segment: document ids, frequencies, and the block-max bounds in the skip
+/// entries. Decodes a 128-document block at a time into owned scratch buffers; `seek` skips whole blocks by
+/// their `lastDoc` without decoding them.
+///
+/// Assumptions: the postings file passed its footer check at open; offsets computed from skip entries are still
+/// bounds-checked once per block, so a damaged file yields `terminatedDoc`, never a wild read.
+package final class PostingsCursor {
+    private let file: UnsafeRawBufferPointer
+    private let skipBase: Int
+    private let blocksBase: Int
+    private let fullBlocks: Int
+    private let docFreq: Int
+    private let hasFreqs: Bool
+    private let docs: UnsafeMutablePointer<UInt32>
+    private let tfs: UnsafeMutablePointer<UInt32>
+    /// Index of the decoded block; `fullBlocks` means the tail.
+    private var blockIndex = -1
+    private var blockCount = 0
+    private var cursor = 0
+    /// The current document, `terminatedDoc` when exhausted.
+    package private(set) var doc: DocID = 0
+
+    package init(file: UnsafeRawBufferPointer, info: TermInfo, hasFreqs: Bool) {
+        self.file = file
+        self.docFreq = Int(info.docFreq)
+        self.fullBlocks = docFreq / PostingsFormat.blockLength
+        self.skipBase = Int(clamping: info.postingsOffset)
+        self.blocksBase = skipBase &+ fullBlocks &* PostingsFormat.skipEntrySize
+        self.hasFreqs = hasFreqs
+        docs = .allocate(capacity: PostingsFormat.blockLength)
+        tfs = .allocate(capacity: PostingsFormat.blockLength)
+        tfs.initialize(repeating: 1, count: PostingsFormat.blockLength)
+        if docFreq == 0 || blocksBase > file.count {
+            doc = terminatedDoc
+        } else {
+            load(block: 0)
+        }
+    }
+
+    deinit {
+        docs.deallocate()
+        tfs.deallocate()
+    }
+
+    package var documentFrequency: Int { docFreq }
+
+    /// Frequency of the term in the current document (1 when the field records no frequencies).
+    @inline(__always) package var termFrequency: UInt32 { tfs[cursor] }
+
+    /// Σ tf of the documents before the current one: the index of its first position in the term's positions stream.
+    package var positionsBefore: UInt32 {
+        var sum: UInt32 = blockIndex == 0 || fullBlocks == 0 ? 0 : skipField(blockIndex - 1, at: 8)
+        for i in 0..<cursor { sum &+= tfs[i] }
+        return sum
+    }
+
+    /// Moves to the next document and returns it.
+    @inline(__always) package func advance() -> DocID {
+        cursor += 1
+        if cursor < blockCount {
+            doc = docs[cursor]
+            return doc
+        }
+        return nextBlock()
+    }
+
+    @inline(never)
+    private func nextBlock() -> DocID {
+        if blockIndex >= fullBlocks {
+            doc = terminatedDoc
+            return doc
+        }
+        load(block: blockIndex + 1)
+        return doc
+    }
+
+    /// Moves to the first document ≥ `target` and returns it. `target` must be ≥ the current document.
+    package func seek(_ target: DocID) -> DocID {
+        if doc >= target { return doc }
+        if blockIndex < fullBlocks && skipField(blockIndex, at: 0) < target {
+            var b = blockIndex + 1
+            while b < fullBlocks && skipField(b, at: 0) < target { b += 1 }
+            load(block: b)
+            if doc == terminatedDoc { return doc }
+        }
+        while doc < target {
+            cursor += 1
+            if cursor >= blockCount {
+                if nextBlock() == terminatedDoc { return doc }
+                continue
+            }
+            doc = docs[cursor]
+        }
+        return doc
+    }
+
+    /// Upper bounds of the current block for block-max pruning: the largest tf and the smallest norm code.
+    package var blockBound: (maxTF: UInt32, minNorm: UInt8)? {
+        guard blockIndex < fullBlocks else { return nil }
+        let tf = file.load(fromByteOffset: skipBase + blockIndex * PostingsFormat.skipEntrySize + 15, as: UInt8.self)
+        let norm = file.load(fromByteOffset: skipBase + blockIndex * PostingsFormat.skipEntrySize + 14, as: UInt8.self)
+        return (tf == PostingsFormat.saturatedTF ? .max : UInt32(tf), norm)
+    }
+
+    @inline(__always) private func skipField(_ block: Int, at offset: Int) -> UInt32 {
+        file.loadU32LE(at: skipBase + block * PostingsFormat.skipEntrySize + offset)
+    }
+
+    private func load(block b: Int) {
+        blockIndex = b
+        cursor = 0
+        var previous: Int64
+        if b < fullBlocks {
+            previous = b == 0 ? -1 : Int64(skipField(b - 1, at: 0))
+            let entry = skipBase + b * PostingsFormat.skipEntrySize
+            let offset = blocksBase + Int(file.loadU32LE(at: entry + 4))
+            let docBits = Int(file.load(fromByteOffset: entry + 12, as: UInt8.self))
+            let tfBits = Int(file.load(fromByteOffset: entry + 13, as: UInt8.self))
+            let size = BitPacker128.packedByteCount(width: docBits) + (hasFreqs ? BitPacker128.packedByteCount(width: tfBits) : 0)
+            guard docBits <= 32, tfBits <= 32, offset + size <= file.count, let base = file.baseAddress else {
+                return corrupt()
+            }
+            BitPacker128.unpack(base + offset, width: docBits, into: docs)
+            for i in 0..<PostingsFormat.blockLength {
+                previous += Int64(docs[i]) + 1
+                docs[i] = UInt32(truncatingIfNeeded: previous)
+            }
+            if hasFreqs {
+                BitPacker128.unpack(base + offset + BitPacker128.packedByteCount(width: docBits), width: tfBits, into: tfs)
+                for i in 0..<PostingsFormat.blockLength { tfs[i] &+= 1 }
+            }
+            blockCount = PostingsFormat.blockLength
+        } else {
+            previous = fullBlocks == 0 ? -1 : Int64(skipField(fullBlocks - 1, at: 0))
+            let tailStart = fullBlocks == 0 ? blocksBase : tailOffset()
+            guard tailStart <= file.count else { return corrupt() }
+            var reader = ByteReader(file, offset: tailStart)
+            let count = docFreq - fullBlocks * PostingsFormat.blockLength
+            do {
+                for i in 0..<count {
+                    previous += Int64(try reader.readVInt32()) + 1
+                    docs[i] = UInt32(truncatingIfNeeded: previous)
+                }
+                if hasFreqs {
+                    for i in 0..<count { tfs[i] = try reader.readVInt32() &+ 1 }
+                } else {
+                    for i in 0..<count { tfs[i] = 1 }
+                }
+            } catch {
+                return corrupt()
+            }
+            blockCount = count
+            if count == 0 { return corrupt() }
+        }
+        doc = docs[0]
+    }
+
+    private func tailOffset() -> Int {
+        let last = skipBase + (fullBlocks - 1) * PostingsFormat.skipEntrySize
+        let docBits = Int(file.load(fromByteOffset: last + 12, as: UInt8.self))
+        let tfBits = Int(file.load(fromByteOffset: last + 13, as: UInt8.self))
+        return blocksBase + Int(file.loadU32LE(at: last + 4)) + BitPacker128.packedByteCount(width: docBits)
+            + (hasFreqs ? BitPacker128.packedByteCount(width: tfBits) : 0)
+    }
+
+    /// A damaged list ends here rather than reading out of bounds; `idx check` reports the checksum failure.
+    private func corrupt() {
+        blockCount = 0
+        blockIndex = fullBlocks
+        doc = terminatedDoc
+    }
+}

@@ -1,0 +1,103 @@
+import LoupeCodec
+
+/// Encodes one term's postings (and positions) at a time into the segment's postings and positions files.
+///
+/// The caller hands over a term's documents, frequencies and position deltas, already decoded from the
+/// in-memory indexer, in increasing document order. Scratch buffers are reused from term to term.
+package struct PostingsSerializer {
+    package private(set) var postings = ByteWriter(capacity: 1 << 16)
+    package private(set) var positions = ByteWriter(capacity: 1 << 16)
+    private var recordsFreqs: Bool
+    private var block = [UInt32](repeating: 0, count: PostingsFormat.blockLength)
+    private var blocks = ByteWriter(capacity: 1 << 12)
+
+    package init(recordsFreqs: Bool) {
+        self.recordsFreqs = recordsFreqs
+    }
+
+    /// Starts a new field: the files continue, only the frequency mode changes.
+    package mutating func setField(recordsFreqs: Bool) {
+        self.recordsFreqs = recordsFreqs
+    }
+
+    /// Appends one term's list.
+    /// - Parameters:
+    ///   - docs: increasing document ids (at least one).
+    ///   - tfs: frequency of each document (ignored when the field records no freqs).
+    ///   - positionDeltas: per document, its positions as deltas (first from 0); empty when positions are not recorded.
+    ///   - norms: the field's norm code of each document of the segment, for the block-max bounds.
+    package mutating func writeTerm(
+        docs: UnsafeBufferPointer<UInt32>, tfs: UnsafeBufferPointer<UInt32>, positionDeltas: UnsafeBufferPointer<UInt32>,
+        norms: UnsafeBufferPointer<UInt8>
+    ) -> TermInfo {
+        let info = TermInfo(
+            docFreq: UInt32(docs.count), postingsOffset: UInt64(postings.count),
+            positionsOffset: positionDeltas.isEmpty ? 0 : UInt64(positions.count))
+        let blockLength = PostingsFormat.blockLength
+        let fullBlocks = docs.count / blockLength
+        blocks.removeAll()
+        var previous: Int64 = -1
+        var positionsUpTo: UInt32 = 0
+        for b in 0..<fullBlocks {
+            let start = b * blockLength
+            var minNorm: UInt8 = .max
+            var maxTF: UInt32 = 0
+            for i in 0..<blockLength {
+                let doc = docs[start + i]
+                block[i] = UInt32(Int64(doc) - previous - 1)
+                previous = Int64(doc)
+                minNorm = min(minNorm, norms[Int(doc)])
+                maxTF = max(maxTF, recordsFreqs ? tfs[start + i] : 1)
+            }
+            let blockOffset = UInt32(blocks.count)
+            let docBits = block.withUnsafeBufferPointer { BitPacker128.requiredWidth($0) }
+            block.withUnsafeBufferPointer { BitPacker128.pack($0, width: docBits, into: &blocks) }
+            var tfBits = 0
+            if recordsFreqs {
+                for i in 0..<blockLength { block[i] = tfs[start + i] - 1 }
+                tfBits = block.withUnsafeBufferPointer { BitPacker128.requiredWidth($0) }
+                block.withUnsafeBufferPointer { BitPacker128.pack($0, width: tfBits, into: &blocks) }
+            }
+            postings.writeU32(docs[start + blockLength - 1])
+            postings.writeU32(blockOffset)
+            if recordsFreqs {
+                for i in 0..<blockLength { positionsUpTo &+= tfs[start + i] }
+            }
+            postings.writeU32(positionsUpTo)
+            postings.writeU8(UInt8(docBits))
+            postings.writeU8(UInt8(tfBits))
+            postings.writeU8(minNorm)
+            postings.writeU8(UInt8(min(maxTF, UInt32(PostingsFormat.saturatedTF))))
+        }
+        blocks.bytes.withUnsafeBytes { postings.writeBytes($0) }
+        for i in (fullBlocks * blockLength)..<docs.count {
+            postings.writeVInt(UInt64(Int64(docs[i]) - previous - 1))
+            previous = Int64(docs[i])
+        }
+        if recordsFreqs {
+            for i in (fullBlocks * blockLength)..<docs.count { postings.writeVInt(UInt64(tfs[i] - 1)) }
+        }
+        if !positionDeltas.isEmpty { writePositions(positionDeltas) }
+        return info
+    }
+
+    private mutating func writePositions(_ deltas: UnsafeBufferPointer<UInt32>) {
+        let blockLength = PositionsFormat.blockLength
+        positions.writeVInt(UInt64(deltas.count))
+        let full = deltas.count / blockLength
+        for b in 0..<full {
+            let chunk = UnsafeBufferPointer(rebasing: deltas[(b * blockLength)..<((b + 1) * blockLength)])
+            let width = BitPacker128.requiredWidth(chunk)
+            positions.writeU8(UInt8(width))
+            BitPacker128.pack(chunk, width: width, into: &positions)
+        }
+        for i in (full * blockLength)..<deltas.count { positions.writeVInt(UInt64(deltas[i])) }
+    }
+
+    /// Ends both files with their footers and hands back their bytes.
+    package consuming func finish() -> (postings: [UInt8], positions: [UInt8]) {
+        Footer.append(kind: SegmentComponent.postings.kind, version: SegmentComponent.postings.formatVersion, to: &postings)
+        Footer.append(kind: SegmentComponent.positions.kind, version: SegmentComponent.positions.formatVersion, to: &positions)
+        return (postings.bytes, positions.bytes)
+    }
+}

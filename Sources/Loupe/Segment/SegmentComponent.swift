@@ -1,0 +1,71 @@
+import LoupeCodec
+
+/// The files of a segment. Each is written once by the segment serializer, named `<segment id>.<extension>`,
+/// and ends with a `Footer` whose kind is the component's four-character code.
+package enum SegmentComponent: CaseIterable, Sendable {
+    case terms, postings, positions, fieldNorms, store, fast
+
+    package var fileExtension: String {
+        switch self {
+        case .terms: "terms"
+        case .postings: "postings"
+        case .positions: "positions"
+        case .fieldNorms: "norms"
+        case .store: "store"
+        case .fast: "fast"
+        }
+    }
+
+    /// Four-character file kind stored in the footer, so a renamed file is caught.
+    package var kind: UInt32 {
+        switch self {
+        case .terms: Footer.fourCC("TERM")
+        case .postings: Footer.fourCC("POST")
+        case .positions: Footer.fourCC("POSI")
+        case .fieldNorms: Footer.fourCC("NORM")
+        case .store: Footer.fourCC("STOR")
+        case .fast: Footer.fourCC("FAST")
+        }
+    }
+
+    /// The format version written by this build, per component; readers accept 1...version.
+    package var formatVersion: UInt32 { 1 }
+
+    package func fileName(_ segment: SegmentID) -> String { "\(segment).\(fileExtension)" }
+}
+
+/// A segment's name: 128 random bits, printed as 32 lowercase hex digits.
+package struct SegmentID: Hashable, Sendable, CustomStringConvertible, Comparable {
+    package let high: UInt64
+    package let low: UInt64
+
+    package init() {
+        var rng = SystemRandomNumberGenerator()
+        high = rng.next()
+        low = rng.next()
+    }
+
+    package init?(_ text: String) {
+        let utf8 = Array(text.utf8)
+        guard utf8.count == 32, let h = UInt64(text.prefix(16), radix: 16), let l = UInt64(text.suffix(16), radix: 16)
+        else { return nil }
+        high = h
+        low = l
+    }
+
+    package var description: String {
+        func hex(_ v: UInt64) -> String {
+            let s = String(v, radix: 16)
+            return String(repeating: "0", count: 16 - s.count) + s
+        }
+        return hex(high) + hex(low)
+    }
+
+    package static func < (a: Self, b: Self) -> Bool { (a.high, a.low) < (b.high, b.low) }
+}
+
+/// A document's number inside one segment, from 0 to maxDoc - 1.
+package typealias DocID = UInt32
+
+/// Past-the-end sentinel: a doc set that is exhausted reports this.
+package let terminatedDoc: DocID = .max

@@ -1,0 +1,102 @@
+import LoupeCodec
+
+/// An open, immutable segment: every component file mapped and validated once, shared by all searches.
+package final class SegmentReader: Sendable {
+    package let id: SegmentID
+    package let maxDoc: Int
+    package let terms: TermDictionaryReader
+    package let postings: FileSlice
+    package let positions: FileSlice
+    package let norms: FieldNormsReader
+    package let store: DocStoreReader
+    package let fast: FastFieldsReader
+    /// Bytes of the segment's files.
+    package let byteCount: Int
+
+    /// Opens the segment's files from `directory` and validates their footers (and checksums when asked).
+    /// - Throws: `IndexError` `.corruption`/`.incompatibleFormat` naming the file and byte offset, or `.io`.
+    package init(directory: any Directory, meta: IndexMeta.SegmentMeta, verifyChecksums: Bool) throws(IndexError) {
+        id = meta.id
+        maxDoc = meta.maxDoc
+        func open(_ component: SegmentComponent) throws(IndexError) -> FileSlice {
+            do {
+                return try directory.open(component.fileName(meta.id))
+            } catch {
+                throw IndexError(storage: error, file: component.fileName(meta.id), segment: meta.id)
+            }
+        }
+        var total = 0
+        func validated<T>(_ component: SegmentComponent, _ body: (FileSlice) throws(FormatError) -> T) throws(IndexError) -> T {
+            let file = try open(component)
+            total += file.count
+            do {
+                return try body(file)
+            } catch {
+                throw IndexError(format: error, file: component.fileName(meta.id), segment: meta.id)
+            }
+        }
+        terms = try validated(.terms) { (f) throws(FormatError) in try TermDictionaryReader(file: f, verifyChecksum: verifyChecksums) }
+        postings = try validated(.postings) { (f) throws(FormatError) in
+            try Self.body(f, .postings, verifyChecksums)
+        }
+        positions = try validated(.positions) { (f) throws(FormatError) in
+            try Self.body(f, .positions, verifyChecksums)
+        }
+        let maxDoc = meta.maxDoc
+        norms = try validated(.fieldNorms) { (f) throws(FormatError) in
+            try FieldNormsReader(file: f, maxDoc: maxDoc, verifyChecksum: verifyChecksums)
+        }
+        store = try validated(.store) { (f) throws(FormatError) in try DocStoreReader(file: f, verifyChecksum: verifyChecksums) }
+        fast = try validated(.fast) { (f) throws(FormatError) in
+            try FastFieldsReader(file: f, maxDoc: maxDoc, verifyChecksum: verifyChecksums)
+        }
+        byteCount = total
+        guard store.docCount == maxDoc else {
+            throw IndexError(
+                .corruption, "document store holds \(store.docCount) documents, meta.json says \(maxDoc)",
+                context: .init(file: SegmentComponent.store.fileName(meta.id), segment: meta.id.description))
+        }
+    }
+
+    /// The file's bytes without the footer, as a slice that keeps the mapping alive.
+    private static func body(_ file: FileSlice, _ component: SegmentComponent, _ verify: Bool) throws(FormatError) -> FileSlice {
+        let body = try Footer.validate(file.bytes, kind: component.kind, supportedVersion: component.formatVersion, verifyChecksum: verify)
+        return file.slice(0..<body.count)
+    }
+
+}
+
+extension IndexError {
+    package init(format error: FormatError, file: String, segment: SegmentID?) {
+        let code: Code
+        switch error {
+        case .unsupportedVersion: code = .incompatibleFormat
+        default: code = .corruption
+        }
+        var offset: Int?
+        switch error {
+        case .truncated(let o, _, _), .malformed(let o, _), .decompression(let o, _): offset = o
+        default: offset = nil
+        }
+        let advice = code == .incompatibleFormat
+            ? "open it with the Loupe version that wrote it, or reindex"
+            : "run `idx check` on the index, then restore it from a backup or reindex"
+        self.init(
+            code, "\(file): \(error); \(advice)",
+            context: .init(file: file, segment: segment?.description, byteOffset: offset))
+    }
+
+    package init(storage error: StorageError, file: String? = nil, segment: SegmentID? = nil) {
+        switch error {
+        case .system(let e):
+            self.init(.io, e.description, context: .init(file: file ?? e.path, segment: segment?.description))
+        case .notFound(let path):
+            self.init(.notFound, "\(path) does not exist", context: .init(file: file ?? path, segment: segment?.description))
+        case .locked(let path):
+            self.init(
+                .writerLocked,
+                "another writer holds the index (lock \(path)); close it first — only one writer may run at a time",
+                context: .init(file: path))
+        }
+    }
+}

@@ -1,0 +1,228 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LoupeCodec
+
+/// The term dictionaries of every indexed field of a segment, read from the mapped `.terms` file.
+package struct TermDictionaryReader: Sendable {
+    private let file: FileSlice
+    private let fields: [Int: FieldTermDictionary]
+
+    /// Validates the footer, the directory and each field's block index bounds.
+    package init(file: FileSlice, verifyChecksum: Bool) throws(FormatError) {
+        let body = try Footer.validate(
+            file.bytes, kind: SegmentComponent.terms.kind, supportedVersion: SegmentComponent.terms.formatVersion,
+            verifyChecksum: verifyChecksum)
+        guard body.count >= 8 else { throw .truncated(offset: 0, needed: 8, available: body.count) }
+        let directoryOffset = Int(clamping: body.loadU64LE(at: body.count - 8))
+        guard directoryOffset <= body.count - 8 else {
+            throw .malformed(offset: body.count - 8, reason: "directory offset \(directoryOffset) past the end")
+        }
+        var reader = ByteReader(UnsafeRawBufferPointer(rebasing: body[..<(body.count - 8)]), offset: directoryOffset)
+        var fields: [Int: FieldTermDictionary] = [:]
+        for _ in 0..<Int(try reader.readU32()) {
+            let entryOffset = reader.offset
+            let field = Int(try reader.readU32())
+            let terms = Int(clamping: try reader.readU64())
+            let section = Int(clamping: try reader.readU64())
+            let index = Int(clamping: try reader.readU64())
+            let blocks = Int(try reader.readU32())
+            let keys = Int(clamping: try reader.readU64())
+            let blockSize = TermDictionaryFormat.blockSize
+            guard section <= index, index <= keys, keys <= directoryOffset,
+                blocks == (terms + blockSize - 1) / blockSize,
+                (keys - index) == blocks * TermDictionaryFormat.indexEntrySize
+            else {
+                throw .malformed(offset: entryOffset, reason: "term dictionary of field \(field) has inconsistent bounds")
+            }
+            let dictionary = FieldTermDictionary(
+                body: UnsafeRawBufferPointer(rebasing: body[..<directoryOffset]), termCount: terms, sectionOffset: section,
+                indexOffset: index, blockCount: blocks, keysOffset: keys)
+            try dictionary.validateIndex()
+            fields[field] = dictionary
+        }
+        self.file = file
+        self.fields = fields
+    }
+
+    /// The dictionary of `field`, or nil when the segment has no terms for it.
+    package func field(_ field: Int) -> FieldTermDictionary? { fields[field] }
+}
+
+/// One field's sorted terms: exact lookup and ordered iteration from any key.
+///
+/// The raw views stay valid while the owning `TermDictionaryReader` (and so the mapped file) lives.
+package struct FieldTermDictionary: @unchecked Sendable {
+    private let body: UnsafeRawBufferPointer
+    package let termCount: Int
+    private let sectionOffset: Int
+    private let indexOffset: Int
+    private let blockCount: Int
+    private let keysOffset: Int
+
+    fileprivate init(
+        body: UnsafeRawBufferPointer, termCount: Int, sectionOffset: Int, indexOffset: Int, blockCount: Int,
+        keysOffset: Int
+    ) {
+        self.body = body
+        self.termCount = termCount
+        self.sectionOffset = sectionOffset
+        self.indexOffset = indexOffset
+        self.blockCount = blockCount
+        self.keysOffset = keysOffset
+    }
+
+    fileprivate func validateIndex() throws(FormatError) {
+        for b in 0..<blockCount {
+            let entry = indexOffset + b * TermDictionaryFormat.indexEntrySize
+            let start = sectionOffset + Int(clamping: body.loadU64LE(at: entry))
+            let keyStart = keysOffset + Int(body.loadU32LE(at: entry + 8))
+            let keyLength = Int(body.loadU32LE(at: entry + 12))
+            guard start < indexOffset, keyStart + keyLength <= body.count else {
+                throw .malformed(offset: entry, reason: "term block \(b) points outside its section")
+            }
+        }
+    }
+
+    private func firstKey(_ block: Int) -> UnsafeRawBufferPointer {
+        let entry = indexOffset + block * TermDictionaryFormat.indexEntrySize
+        let start = keysOffset + Int(body.loadU32LE(at: entry + 8))
+        return UnsafeRawBufferPointer(rebasing: body[start..<(start + Int(body.loadU32LE(at: entry + 12)))])
+    }
+
+    private func blockStart(_ block: Int) -> Int {
+        sectionOffset + Int(clamping: body.loadU64LE(at: indexOffset + block * TermDictionaryFormat.indexEntrySize))
+    }
+
+    /// The last block whose first key is ≤ `key`, or -1 if `key` sorts before every term.
+    private func block(containing key: UnsafeRawBufferPointer) -> Int {
+        var lo = 0
+        var hi = blockCount - 1
+        var found = -1
+        while lo <= hi {
+            let mid = (lo + hi) / 2
+            if compareBytes(firstKey(mid), key) <= 0 {
+                found = mid
+                lo = mid + 1
+            } else {
+                hi = mid - 1
+            }
+        }
+        return found
+    }
+
+    /// The info of `key`, or nil when the field has no such term.
+    /// - Complexity: O(log(termCount / 32)) comparisons plus decoding one block of ≤ 32 terms.
+    package func get(_ key: UnsafeRawBufferPointer) -> TermInfo? {
+        var cursor = TermCursor(dictionary: self)
+        guard cursor.seek(key), cursor.compareKey(to: key) == 0 else { return nil }
+        return cursor.info
+    }
+
+    package func get(_ key: [UInt8]) -> TermInfo? {
+        key.withUnsafeBytes { get($0) }
+    }
+
+    /// A cursor on the first term ≥ `key` (on nothing if there is none).
+    package func cursor(from key: [UInt8]) -> TermCursor {
+        var cursor = TermCursor(dictionary: self)
+        _ = key.withUnsafeBytes { cursor.seek($0) }
+        return cursor
+    }
+
+    /// Walks the terms of a field in byte order, decoding one block at a time.
+    package struct TermCursor {
+        private let dictionary: FieldTermDictionary
+        private var block = 0
+        private var indexInBlock = 0
+        private var offset = 0
+        private var keyBuffer: [UInt8] = []
+        package private(set) var info = TermInfo(docFreq: 0, postingsOffset: 0, positionsOffset: 0)
+        /// False once the cursor has moved past the last term or met a damaged block.
+        package private(set) var isValid = false
+
+        fileprivate init(dictionary: FieldTermDictionary) {
+            self.dictionary = dictionary
+        }
+
+        /// The current term's bytes.
+        package var keyBytes: [UInt8] { keyBuffer }
+
+        /// Compares the current term with `other`: negative, zero or positive.
+        package func compareKey(to other: UnsafeRawBufferPointer) -> Int {
+            keyBuffer.withUnsafeBytes { compareBytes($0, other) }
+        }
+
+        /// Positions on the first term ≥ `target`; returns whether there is one.
+        package mutating func seek(_ target: UnsafeRawBufferPointer) -> Bool {
+            guard dictionary.termCount > 0 else { return false }
+            let b = max(dictionary.block(containing: target), 0)
+            start(block: b)
+            while isValid && compareKey(to: target) < 0 { _ = next() }
+            return isValid
+        }
+
+        /// Positions on the very first term.
+        package mutating func seekToFirst() -> Bool {
+            guard dictionary.termCount > 0 else { return false }
+            start(block: 0)
+            return isValid
+        }
+
+        private mutating func start(block b: Int) {
+            block = b
+            indexInBlock = 0
+            offset = dictionary.blockStart(b)
+            info = TermInfo(docFreq: 0, postingsOffset: 0, positionsOffset: 0)
+            keyBuffer.removeAll(keepingCapacity: true)
+            isValid = decodeTerm()
+        }
+
+        /// Moves to the next term; false at the end.
+        package mutating func next() -> Bool {
+            guard isValid else { return false }
+            indexInBlock += 1
+            let ordinal = block * TermDictionaryFormat.blockSize + indexInBlock
+            if ordinal >= dictionary.termCount {
+                isValid = false
+                return false
+            }
+            if indexInBlock == TermDictionaryFormat.blockSize {
+                start(block: block + 1)
+                return isValid
+            }
+            isValid = decodeTerm()
+            return isValid
+        }
+
+        private mutating func decodeTerm() -> Bool {
+            var reader = ByteReader(UnsafeRawBufferPointer(rebasing: dictionary.body[..<dictionary.indexOffset]), offset: offset)
+            do {
+                let prefix = Int(clamping: try reader.readVInt())
+                let suffix = Int(clamping: try reader.readVInt())
+                guard prefix <= keyBuffer.count else { return false }
+                let bytes = try reader.readBytes(suffix)
+                keyBuffer.removeSubrange(prefix...)
+                keyBuffer.append(contentsOf: bytes)
+                info.docFreq = try reader.readVInt32()
+                info.postingsOffset &+= try reader.readVInt()
+                info.positionsOffset &+= try reader.readVInt()
+            } catch {
+                return false
+            }
+            offset = reader.offset
+            return true
+        }
+    }
+}
+
+/// Lexicographic byte comparison: negative, zero or positive.
+@inline(__always)
+package func compareBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+    let n = min(a.count, b.count)
+    if n > 0, let pa = a.baseAddress, let pb = b.baseAddress {
+        let c = memcmp(pa, pb, n)
+        if c != 0 { return Int(c) }
+    }
+    return a.count - b.count
+}

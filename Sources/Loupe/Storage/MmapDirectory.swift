@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A read-only memory mapping of a whole file; unmapped when the last slice referencing it goes away.
+package final class MappedFile: FileOwner, @unchecked Sendable {
+    private let base: UnsafeRawPointer?
+    private let length: Int
+
+    package init(path: String) throws(SystemCallError) {
+        let fd = try Syscalls.open(path, flags: O_RDONLY)
+        defer { Syscalls.close(fd) }
+        length = try Syscalls.fileSize(fd, path: path)
+        // mmap refuses zero-length mappings; an empty file is an empty view.
+        base = length == 0 ? nil : try Syscalls.mmapReadOnly(fd, length: length, path: path)
+    }
+
+    package var slice: FileSlice {
+        FileSlice(owner: self, bytes: UnsafeRawBufferPointer(start: base, count: length))
+    }
+
+    deinit {
+        if let base { Syscalls.munmap(base, length: length) }
+    }
+}
+
+/// The writer lock of an on-disk index: an exclusive `flock` on `.loupe-writer.lock`, held while the value lives.
+private final class FileLock: DirectoryLock, @unchecked Sendable {
+    private let fd: Int32
+
+    init(fd: Int32) { self.fd = fd }
+
+    deinit { Syscalls.close(fd) }
+}
+
+/// Segment files on disk, read through mmap.
+package final class MmapDirectory: Directory, @unchecked Sendable {
+    package let path: String
+    package static let writerLockName = ".loupe-writer.lock"
+
+    package init(path: String, create: Bool) throws(StorageError) {
+        self.path = path
+        if create {
+            do { try Syscalls.mkdirs(path) } catch { throw .system(error) }
+        } else if !Syscalls.exists(path) {
+            throw .notFound(path)
+        }
+    }
+
+    package var location: String { path }
+
+    private func full(_ name: String) -> String { path + "/" + name }
+
+    package func open(_ name: String) throws(StorageError) -> FileSlice {
+        let p = full(name)
+        do {
+            return try MappedFile(path: p).slice
+        } catch {
+            if error.errno == ENOENT { throw .notFound(p) }
+            throw .system(error)
+        }
+    }
+
+    package func writeAtomically(_ name: String, _ bytes: [UInt8]) throws(StorageError) {
+        let target = full(name)
+        let temp = target + ".tmp"
+        do {
+            try Self.write(bytes, to: temp)
+            try Syscalls.rename(temp, target)
+        } catch {
+            try? Syscalls.unlink(temp)
+            throw .system(error)
+        }
+    }
+
+    /// Creates (or truncates) `path`, writes `bytes` and fsyncs the file.
+    private static func write(_ bytes: [UInt8], to path: String) throws(SystemCallError) {
+        let fd = try Syscalls.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC)
+        defer { Syscalls.close(fd) }
+        let written = bytes.withUnsafeBytes { b in
+            Result { () throws(SystemCallError) in try Syscalls.writeAll(fd, b, path: path) }
+        }
+        try written.get()
+        try Syscalls.fsync(fd, path: path)
+    }
+
+    package func syncDirectory() throws(StorageError) {
+        do { try Syscalls.fsyncDirectory(path) } catch { throw .system(error) }
+    }
+
+    package func exists(_ name: String) -> Bool { Syscalls.exists(full(name)) }
+
+    package func delete(_ name: String) throws(StorageError) {
+        do { try Syscalls.unlink(full(name)) } catch { throw .system(error) }
+    }
+
+    package func list() throws(StorageError) -> [String] {
+        do { return try Syscalls.listDirectory(path) } catch { throw .system(error) }
+    }
+
+    package func lockWriter() throws(StorageError) -> any DirectoryLock {
+        let p = full(Self.writerLockName)
+        do {
+            let fd = try Syscalls.open(p, flags: O_RDWR | O_CREAT)
+            if try Syscalls.tryLockExclusive(fd, path: p) { return FileLock(fd: fd) }
+            Syscalls.close(fd)
+        } catch {
+            throw .system(error)
+        }
+        throw .locked(p)
+    }
+}

@@ -1,0 +1,84 @@
+// Storage: where segment files live and how their bytes are reached.
+//
+// A `Directory` hands out immutable `FileSlice`s (an owner that keeps the bytes alive plus a raw view)
+// and writes whole files atomically. Two implementations: `MmapDirectory` (files on disk, read through
+// mmap, fsync'd) and `RAMDirectory` (an in-memory index). Readers validate a file's footer once, at open,
+// and then read the raw view without further checks. Format and commit protocol: Docs/FORMAT.md.
+//
+// Invariants:
+// - files are written once and never modified; `meta.json` is the only file replaced, by rename;
+// - a `FileSlice` stays valid as long as any copy of it exists (its owner unmaps or frees on deinit).
+
+/// Keeps the memory behind a `FileSlice` alive.
+package protocol FileOwner: AnyObject, Sendable {}
+
+/// An immutable view of a file's bytes plus the object that owns them.
+///
+/// Mirrors tantivy's `OwnedBytes`: copying the slice retains the owner, never the bytes.
+package struct FileSlice: @unchecked Sendable {
+    package let owner: any FileOwner
+    package let bytes: UnsafeRawBufferPointer
+
+    package init(owner: any FileOwner, bytes: UnsafeRawBufferPointer) {
+        self.owner = owner
+        self.bytes = bytes
+    }
+
+    package var count: Int { bytes.count }
+
+    /// A sub-view sharing the same owner. The range must lie within the slice (checked by the caller at open).
+    package func slice(_ range: Range<Int>) -> FileSlice {
+        precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "slice out of bounds")
+        return FileSlice(owner: owner, bytes: UnsafeRawBufferPointer(rebasing: bytes[range]))
+    }
+}
+
+/// Heap memory owned by a slice: the in-memory directory's files and test buffers.
+package final class HeapBytes: FileOwner, @unchecked Sendable {
+    package let buffer: UnsafeMutableRawBufferPointer
+
+    package init(_ bytes: [UInt8]) {
+        // Never zero-sized, so `baseAddress` is non-nil even for an empty file.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
+        bytes.withUnsafeBytes { src in
+            if let base = src.baseAddress { buffer.baseAddress!.copyMemory(from: base, byteCount: src.count) }
+        }
+        self.buffer = buffer
+        count = bytes.count
+    }
+
+    package let count: Int
+
+    package var slice: FileSlice {
+        FileSlice(owner: self, bytes: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<count]))
+    }
+
+    deinit { buffer.deallocate() }
+}
+
+/// A held writer lock; released when the value is dropped.
+package protocol DirectoryLock: AnyObject, Sendable {}
+
+/// The file system seam of the engine.
+package protocol Directory: AnyObject, Sendable {
+    /// A human-readable location for error messages ("/data/idx" or "in-memory").
+    var location: String { get }
+    /// Opens a whole file for reading.
+    func open(_ name: String) throws(StorageError) -> FileSlice
+    /// Writes a new file durably (written and fsync'd before returning); replaces any file of that name atomically.
+    func writeAtomically(_ name: String, _ bytes: [UInt8]) throws(StorageError)
+    /// Makes the renames and creations done so far durable (fsync of the directory).
+    func syncDirectory() throws(StorageError)
+    func exists(_ name: String) -> Bool
+    func delete(_ name: String) throws(StorageError)
+    func list() throws(StorageError) -> [String]
+    /// Takes the single-writer lock, or throws `StorageError.locked`.
+    func lockWriter() throws(StorageError) -> any DirectoryLock
+}
+
+/// Errors of the storage layer.
+package enum StorageError: Error, Sendable {
+    case system(SystemCallError)
+    case notFound(String)
+    case locked(String)
+}

@@ -1,0 +1,20 @@
+/// A seeded, repeatable random number generator (SplitMix64), so every property test can print the seed of a
+/// failing case and be replayed exactly.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A value of at most `bits` bits.
+    public mutating func next(bits: Int) -> UInt64 {
+        bits == 0 ? 0 : bits >= 64 ? next() : next() & ((1 << UInt64(bits)) - 1)
+    }
+}
