@@ -28,9 +28,6 @@ package struct TopDocs {
         a.score < b.score || (a.score == b.score && a.address > b.address)
     }
 
-    /// The score a new hit must beat (or tie with a lower address) to enter, once full.
-    package var threshold: Float? { heap.count == k ? heap[0].score : nil }
-
     @inline(__always)
     package mutating func offer(_ score: Float, _ address: DocAddress) {
         guard k > 0 else { return }

@@ -7,7 +7,6 @@ package enum SegmentSerializer {
     /// The bytes of every component file of the segment.
     package static func serialize(_ writer: consuming SegmentWriter) -> [SegmentComponent: [UInt8]] {
         writer.closeAllDocuments()
-        let maxDoc = Int(writer.maxDoc)
         var files: [SegmentComponent: [UInt8]] = [:]
 
         var normColumns: [(field: Int, norms: [UInt8], totalTokens: UInt64)] = []
@@ -50,7 +49,6 @@ package enum SegmentSerializer {
         files[.positions] = positionsBytes
         files[.store] = writer.store.finish()
         files[.fast] = writer.fast.serialize()
-        _ = maxDoc
         return files
     }
 

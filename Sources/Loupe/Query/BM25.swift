@@ -37,10 +37,5 @@ package struct BM25Weight: Sendable {
         let tf = Float(termFrequency)
         return weight * (tf / (tf + cache[Int(normCode)]))
     }
-
-    /// The best score any document of a block can reach, given its largest tf and smallest norm.
-    package func maxScore(maxTF: UInt32, minNorm: UInt8) -> Float {
-        maxTF == .max ? weight : score(normCode: minNorm, termFrequency: maxTF)
-    }
 }
 

@@ -80,7 +80,7 @@ extension IndexError {
         }
         let advice = code == .incompatibleFormat
             ? "open it with the Loupe version that wrote it, or reindex"
-            : "run `idx check` on the index, then restore it from a backup or reindex"
+            : "the file is damaged; restore the index from a backup or reindex"
         self.init(
             code, "\(file): \(error); \(advice)",
             context: .init(file: file, segment: segment?.description, byteOffset: offset))

@@ -8,7 +8,7 @@
 // document: valueCount(VInt), then per stored value: fieldOrdinal(VInt) and the value, typed by the schema:
 //   text/string: length(VInt) + UTF-8 · u64: VInt · i64 and date (µs): zig-zag VInt · f64: 8 bytes · bool: u8
 //
-// Blocks close once they reach 16 KiB of raw data (tantivy's size): big enough for deflate to find
+// Blocks close once their document data reaches 16 KiB (tantivy's size): big enough for deflate to find
 // redundancy across documents, small enough that fetching ten hits decompresses little.
 
 /// Constants of the document store.

@@ -12,8 +12,3 @@
 // Values are NumericMapping-mapped u64s, so one codec serves u64, i64, f64, bool and date, and the
 // order of mapped values is the order of the originals (ranges scan columns directly).
 
-/// Constants of the fast fields file.
-package enum FastFieldsFormat {
-    package static let headerSize = 27
-    package static let directoryEntrySize = 20
-}

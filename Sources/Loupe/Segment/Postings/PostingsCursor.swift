@@ -165,7 +165,7 @@ package final class PostingsCursor {
             + (hasFreqs ? BitPacker128.packedByteCount(width: tfBits) : 0)
     }
 
-    /// A damaged list ends here rather than reading out of bounds; `idx check` reports the checksum failure.
+    /// A damaged list ends here rather than reading out of bounds (footer checksums catch damage at open).
     private func corrupt() {
         blockCount = 0
         blockIndex = fullBlocks

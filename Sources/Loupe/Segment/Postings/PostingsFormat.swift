@@ -6,7 +6,7 @@
 // | skip entries: n × 16 bytes | full block 0 | … | full block n-1 | tail |
 //
 // skip entry (16 bytes):
-//   lastDoc(u32)       last document of the block — seek() binary-searches these
+//   lastDoc(u32)       last document of the block — seek() skips blocks by these
 //   blockOffset(u32)   where the block starts, counted from the end of the skip entries
 //   positionsUpTo(u32) Σ tf of the documents up to and including this block: where the next block's
 //                      positions start in the term's positions stream

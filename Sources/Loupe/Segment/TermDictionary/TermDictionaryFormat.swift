@@ -20,5 +20,4 @@ package enum TermDictionaryFormat {
     /// Terms per block: small enough that a lookup decodes little, large enough that front coding pays.
     package static let blockSize = 32
     package static let indexEntrySize = 16
-    package static let directoryEntrySize = 40
 }
