@@ -26,8 +26,12 @@ public final class Searcher: Sendable {
         guard limit >= 0, offset >= 0 else {
             throw IndexError(.invalidArgument, "limit and offset must be ≥ 0 (got limit \(limit), offset \(offset))")
         }
+        let (k, overflow) = limit.addingReportingOverflow(offset)
+        guard !overflow else {
+            throw IndexError(.invalidArgument, "limit + offset overflows (limit \(limit), offset \(offset))")
+        }
         let weight = try compile(query)
-        var top = TopDocs(k: limit + offset)
+        var top = TopDocs(k: k)
         var count = 0
         for (i, segment) in segments.enumerated() {
             count += collectTopDocs(weight.scorer(segment), segment: i, into: &top)

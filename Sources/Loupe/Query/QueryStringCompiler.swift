@@ -21,7 +21,7 @@ package struct QueryStringCompiler {
         do {
             ast = try parseQuery(text)
         } catch {
-            throw IndexError(.invalidQuery, error.description, context: .init(byteOffset: error.offset))
+            throw IndexError(.invalidQuery, error.message, context: .init(byteOffset: error.offset))
         }
         return try lower(ast, text)
     }
