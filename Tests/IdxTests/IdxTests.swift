@@ -1,0 +1,159 @@
+import IdxKit
+import Testing
+
+/// The `idx` dispatcher: the command list, help texts and usage errors, common to every command.
+@Suite struct IdxTests {
+    static let overview = """
+        OVERVIEW: Build and search Loupe indexes.
+
+        USAGE: idx COMMAND [ARGUMENTS] [OPTIONS]
+
+        COMMANDS:
+          create      Create an empty index with a schema.
+          index       Add the documents of a JSONL file (plain or gzip) to an index.
+          search      Search an index with a query string.
+          stats       Show the documents, segments and size of an index.
+          quickstart  Build an index of the bundled movie corpus and run example queries.
+
+        Run 'idx COMMAND --help' for a command's arguments and options.
+
+        """
+
+    @Test(arguments: [[], ["--help"], ["-h"]])
+    func commandListWithoutACommand(arguments: [String]) {
+        let run = IdxRun(arguments)
+        #expect(run.code == .success)
+        #expect(run.out == Self.overview)
+        #expect(run.err.isEmpty)
+    }
+
+    @Test func unknownCommandIsAUsageError() {
+        let run = IdxRun(["serach", "movies", "heat"])
+        #expect(run.code == .usage)
+        #expect(run.out.isEmpty)
+        #expect(run.err == "idx: unknown command 'serach'\n\n" + Self.overview)
+    }
+
+    @Test func searchHelp() {
+        let run = IdxRun(["search", "--help"])
+        #expect(run.code == .success)
+        #expect(run.err.isEmpty)
+        #expect(
+            run.out == """
+                OVERVIEW: Search an index with a query string.
+
+                USAGE: idx search DIR QUERY [--limit N] [--offset N] [--json]
+
+                ARGUMENTS:
+                  DIR         The index folder.
+                  QUERY       Words, field:value, "a phrase", +must, -must_not (tantivy syntax).
+
+                OPTIONS:
+                  --limit N   Show at most N hits (default 10).
+                  --offset N  Skip the N best hits first (default 0).
+                  --json      Print one JSON object: {"query", "count", "hits": [{"score", "doc"}]}.
+                  -h, --help  Show this help.
+
+                Words without a field search the schema's default fields. Each hit prints its score, then its
+                stored fields (the id field first). Put -- before a query that starts with '-':
+                  idx search movies -- '-title:love genres:Drama'
+
+                """)
+    }
+
+    @Test func indexHelp() {
+        let run = IdxRun(["index", "-h"])
+        #expect(run.code == .success)
+        #expect(
+            run.out == """
+                OVERVIEW: Add the documents of a JSONL file (plain or gzip) to an index.
+
+                USAGE: idx index DIR FILE [--schema S.json] [--memory-mb N] [--commit-every N] [--skip-bad]
+
+                ARGUMENTS:
+                  DIR               The index folder.
+                  FILE              One JSON object per line, plain or gzip; - reads stdin.
+
+                OPTIONS:
+                  --schema S.json   Create the index with this schema if there is none.
+                  --memory-mb N     Buffer N MB of documents per segment (default 50).
+                  --commit-every N  Commit after every N documents (default: at the end).
+                  --skip-bad        Report and skip lines that do not fit the schema.
+                  -h, --help        Show this help.
+
+                Blank lines are skipped. Without --skip-bad, the first bad line stops the run: it is reported as
+                'line N: <reason>', the documents added since the last commit are dropped, and idx exits with 1.
+                A progress line is drawn on stderr when it is a terminal.
+
+                """)
+    }
+
+    /// Every command answers `--help` with its usage line, wherever the flag sits and whatever else is given.
+    @Test(arguments: ["create", "index", "search", "stats", "quickstart"])
+    func everyCommandHasHelp(command: String) {
+        let run = IdxRun([command, "extra", "--help", "--no-such-option"])
+        #expect(run.code == .success)
+        #expect(run.out.hasPrefix("OVERVIEW: "))
+        #expect(run.out.contains("USAGE: idx \(command)"))
+        #expect(run.out.contains("-h, --help  "))
+        #expect(run.err.isEmpty)
+    }
+
+    @Test func createAndStatsHelp() {
+        #expect(
+            IdxRun(["create", "--help"]).out.contains("USAGE: idx create DIR --schema S.json\n"))
+        #expect(IdxRun(["stats", "--help"]).out.contains("USAGE: idx stats DIR [--json]\n"))
+        #expect(
+            IdxRun(["quickstart", "--help"]).out.contains("USAGE: idx quickstart [--dir D] [--corpus F] [--schema S]\n")
+        )
+    }
+
+    @Test(arguments: [
+        (["create", "/tmp/x"], "missing --schema S.json"),
+        (["create"], "missing DIR"),
+        (["search", "/tmp/x"], "missing QUERY"),
+        (["search"], "missing DIR"),
+        (["search", "/tmp/x", "heat", "wave"], "unexpected argument 'wave'"),
+        (["stats", "/tmp/x", "--bogus"], "unknown option '--bogus'"),
+        (["stats", "-x", "/tmp/x"], "unknown option '-x'"),
+        (["search", "/tmp/x", "heat", "--limit"], "option --limit needs a value (N)"),
+        (
+            ["search", "/tmp/x", "heat", "--limit", "many"],
+            "option --limit needs an integer from 0 to 2147483647 (got 'many')"
+        ),
+        (
+            ["search", "/tmp/x", "heat", "--limit", "9223372036854775807"],
+            "option --limit needs an integer from 0 to 2147483647 (got '9223372036854775807')"
+        ),
+        (
+            ["search", "/tmp/x", "heat", "--offset=-1"],
+            "option --offset needs an integer from 0 to 2147483647 (got '-1')"
+        ),
+        (["search", "/tmp/x", "heat", "--json=yes"], "option --json takes no value"),
+        (
+            ["index", "/tmp/x", "f.jsonl", "--commit-every", "0"],
+            "option --commit-every needs an integer from 1 to 2147483647 (got '0')"
+        ),
+        (
+            ["index", "/tmp/x", "f.jsonl", "--memory-mb=0"],
+            "option --memory-mb needs an integer from 1 to 2147483647 (got '0')"
+        ),
+        (["quickstart", "extra"], "unexpected argument 'extra'"),
+    ])
+    func usageErrorsExit64(arguments: [String], message: String) {
+        let run = IdxRun(arguments)
+        #expect(run.code == .usage)
+        #expect(run.out.isEmpty)
+        let command = arguments.first ?? ""
+        let usage = run.err.split(separator: "\n").dropFirst().first ?? ""
+        #expect(run.err.hasPrefix("idx \(command): \(message)\n"))
+        #expect(usage.hasPrefix("USAGE: idx \(command)"))
+        #expect(run.err.hasSuffix("Run 'idx \(command) --help' for more.\n"))
+    }
+
+    @Test func exitCodesAreSysexitsNumbers() {
+        #expect(ExitCode.success.rawValue == 0)
+        #expect(ExitCode.failure.rawValue == 1)
+        #expect(ExitCode.usage.rawValue == 64)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Loupe
+
+/// Runs an engine call, turning its `IndexError` into the command's failure: `try engine(index.reload())`.
+func engine<T>(_ body: @autoclosure () throws(IndexError) -> T) throws(CommandFailure) -> T {
+    do {
+        return try body()
+    } catch {
+        throw CommandFailure(error)
+    }
+}
+
+/// Opens the existing index in `directory`, saying how to create one when there is none.
+/// - Throws: `CommandFailure` when there is no index or it cannot be read.
+func openIndex(_ directory: String) throws(CommandFailure) -> Index {
+    guard let index = try openIndexIfPresent(directory) else {
+        throw CommandFailure(
+            "no index at \(directory); create one with 'idx create \(directory) --schema S.json' "
+                + "or 'idx index \(directory) FILE --schema S.json'")
+    }
+    return index
+}
+
+/// Opens the index in `directory`, or returns nil when there is none (no folder or no meta.json).
+/// - Throws: `CommandFailure` when an index is there but cannot be read.
+func openIndexIfPresent(_ directory: String) throws(CommandFailure) -> Index? {
+    do {
+        return try Index(path: directory)
+    } catch where error.code == .notFound {
+        return nil
+    } catch {
+        throw CommandFailure(error)
+    }
+}
+
+/// Reads and checks the schema JSON file at `path`.
+/// - Throws: `CommandFailure` naming the file, when it cannot be read or is not a valid schema.
+func loadSchema(_ path: String) throws(CommandFailure) -> Schema {
+    let text: String
+    do {
+        text = try String(contentsOfFile: path, encoding: .utf8)
+    } catch {
+        throw CommandFailure("cannot read schema \(path): \(error.localizedDescription)")
+    }
+    do {
+        return try Schema(json: text)
+    } catch {
+        throw CommandFailure("\(path): \(CommandFailure(error).message)")
+    }
+}
