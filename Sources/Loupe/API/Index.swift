@@ -74,7 +74,10 @@ public final class Index: Sendable {
     /// Registers an analyzer under `name`, for text fields whose `tokenizer` names it. Register before
     /// creating a writer or parsing queries.
     public func registerAnalyzer(_ name: String, _ analyzer: Analyzer) {
-        state.withLock { $0.analyzers.register(name, analyzer) }
+        state.withLock {
+            $0.analyzers.register(name, analyzer)
+            $0.searcher = Searcher(schema: schema, segments: $0.searcher.segments, analyzers: $0.analyzers)
+        }
     }
 
     package var analyzers: AnalyzerRegistry { state.withLock { $0.analyzers } }

@@ -4,7 +4,7 @@ import LoupeQueryGrammar
 /// Lowers a parsed query string to a `Query` the way tantivy's `QueryParser` does: words without a field go
 /// to every default field (one `should` clause per field), each word is run through its field's analyzer
 /// (one token → term, several → phrase, none → nothing), string fields take the word as one raw term, and
-/// numeric fields parse it.
+/// numeric fields parse it. One deliberate difference: `a AND NOT b` excludes `b` from `a` (tantivy returns nothing).
 package struct QueryStringCompiler {
     let schema: Schema
     let analyzers: AnalyzerRegistry
@@ -23,39 +23,46 @@ package struct QueryStringCompiler {
         } catch {
             throw IndexError(.invalidQuery, error.message, context: .init(byteOffset: error.offset))
         }
-        return try lower(ast, text)
+        let query = try lower(ast)
+        if case .boolean(let clauses) = query, !clauses.isEmpty, clauses.allSatisfy({ $0.occur == .mustNot }) {
+            throw IndexError(
+                .invalidQuery,
+                "a query of only excluded terms matches nothing; add a term to search for, or start with `*` "
+                    + "to exclude from every document")
+        }
+        return query
     }
 
-    private func lower(_ ast: QueryAST, _ text: String) throws(IndexError) -> Query {
+    private func lower(_ ast: QueryAST) throws(IndexError) -> Query {
         switch ast {
         case .all:
             return .matchAll
         case .boost(let inner, let factor):
-            return .boost(try lower(inner, text), factor: Float(factor))
+            return .boost(try lower(inner), factor: Float(factor))
         case .boolean(let clauses):
             var lowered: [Query.Clause] = []
             for clause in clauses {
-                let occur: Occur
+                let query = try lower(clause.query)
                 switch clause.occur {
-                case .must: occur = .must
-                case .should: occur = .should
-                case .mustNot: occur = .mustNot
+                case .must:
+                    // `a AND NOT b` parses as +a +(-b). tantivy lets the all-negative group match nothing, so the
+                    // whole query finds nothing; Loupe reads it as meant: its exclusions apply to the parent.
+                    if case .boolean(let inner) = query, !inner.isEmpty, inner.allSatisfy({ $0.occur == .mustNot }) {
+                        lowered += inner
+                    } else {
+                        lowered.append(Query.Clause(.must, query))
+                    }
+                case .should: lowered.append(Query.Clause(.should, query))
+                case .mustNot: lowered.append(Query.Clause(.mustNot, query))
                 }
-                lowered.append(Query.Clause(occur, try lower(clause.query, text)))
-            }
-            if !lowered.isEmpty && lowered.allSatisfy({ $0.occur == .mustNot }) {
-                throw IndexError(
-                    .invalidQuery,
-                    "a query of only excluded terms matches nothing; add a term to search for, or start with `*` "
-                        + "to exclude from every document")
             }
             return .boolean(lowered)
         case .leaf(let leaf):
-            return try lower(leaf, text)
+            return try lower(leaf)
         }
     }
 
-    private func lower(_ leaf: LeafQuery, _ text: String) throws(IndexError) -> Query {
+    private func lower(_ leaf: LeafQuery) throws(IndexError) -> Query {
         let context = IndexError.Context(byteOffset: leaf.span.lowerBound)
         let fields: [String]
         if let field = leaf.field {
