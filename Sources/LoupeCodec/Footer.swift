@@ -7,19 +7,21 @@
 /// - `fileKind`: a four-character code naming the structure (`fourCC("TERM")`), so a file opened as the
 ///   wrong structure fails cleanly instead of being misparsed.
 /// - `formatVersion`: 1 or more; readers accept every version up to the one they were built for.
-/// - `crc32`: `CRC32` over every byte before the footer.
+/// - `crc32`: `CRC32` over every byte before it: the body, then the footer's kind and version.
 /// - `magic`: "LUPE" read as a little-endian `u32`; last, so a truncated file fails on it first.
 package struct Footer: Sendable, Equatable {
   /// Bytes of the footer.
   package static let size = 16
   /// "LUPE" as a little-endian `u32`.
   package static let magic: UInt32 = 0x4550_554C
+  /// The checksum's distance from the end of the file: it covers the body and the footer's kind and version.
+  private static let checksumOffset = 8
 
   /// Which structure the file holds, as a `fourCC` code.
   package var fileKind: UInt32
   /// The format version the file was written with (≥ 1).
   package var formatVersion: UInt32
-  /// CRC32 of the body (every byte before the footer).
+  /// CRC32 of the body and the footer's kind and version (every byte before this field).
   package var checksum: UInt32
 
   /// A footer with the given fields.
@@ -32,10 +34,9 @@ package struct Footer: Sendable, Equatable {
   /// Appends the footer for `out.bytes` as written so far; the file is complete afterwards.
   /// - Complexity: O(n) for the checksum.
   package static func append(kind: UInt32, version: UInt32, to out: inout ByteWriter) {
-    let footer = Footer(fileKind: kind, formatVersion: version, checksum: CRC32.checksum(out.bytes))
-    out.writeU32(footer.fileKind)
-    out.writeU32(footer.formatVersion)
-    out.writeU32(footer.checksum)
+    out.writeU32(kind)
+    out.writeU32(version)
+    out.writeU32(CRC32.checksum(out.bytes))
     out.writeU32(magic)
   }
 
@@ -68,7 +69,8 @@ package struct Footer: Sendable, Equatable {
     }
     let body = unsafe UnsafeRawBufferPointer(rebasing: file[..<(file.count - size)])
     if verifyChecksum {
-      let computed = unsafe CRC32.checksum(body)
+      let covered = unsafe UnsafeRawBufferPointer(rebasing: file[..<(file.count - checksumOffset)])
+      let computed = unsafe CRC32.checksum(covered)
       guard computed == footer.checksum else {
         throw .checksumMismatch(stored: footer.checksum, computed: computed)
       }
