@@ -1,6 +1,9 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
+/// Every unsafe construct is marked `unsafe` (auditable) and no warning survives a build.
+let strict: [SwiftSetting] = [.strictMemorySafety(), .treatAllWarnings(as: .error)]
+
 let package = Package(
     name: "Loupe",
     products: [
@@ -9,10 +12,11 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
-        .target(name: "LoupeCodec", dependencies: ["CZlib"]),
-        .target(name: "LoupeAnalysis"),
-        .target(name: "LoupeQueryGrammar"),
-        .target(name: "Loupe", dependencies: ["LoupeCodec", "LoupeAnalysis", "LoupeQueryGrammar"]),
+        .target(name: "LoupeCodec", dependencies: ["CZlib"], swiftSettings: strict),
+        .target(name: "LoupeAnalysis", swiftSettings: strict),
+        .target(name: "LoupeQueryGrammar", swiftSettings: strict),
+        .target(
+            name: "Loupe", dependencies: ["LoupeCodec", "LoupeAnalysis", "LoupeQueryGrammar"], swiftSettings: strict),
         .target(name: "IdxKit", dependencies: ["Loupe", "LoupeCodec"], path: "Tools/IdxKit"),
         .executableTarget(name: "idx", dependencies: ["IdxKit"], path: "Tools/idx"),
         .target(name: "TestSupport", dependencies: ["Loupe", "LoupeCodec"], path: "Tests/TestSupport"),

@@ -131,7 +131,7 @@ public final class Index: Sendable {
         } catch {
             throw IndexError(storage: error, file: IndexMeta.fileName)
         }
-        return try IndexMeta.decode(file.bytes, location: directory.location + "/" + IndexMeta.fileName)
+        return unsafe try IndexMeta.decode(file.bytes, location: directory.location + "/" + IndexMeta.fileName)
     }
 
     private static func openSearcher(

@@ -44,7 +44,7 @@ public final class IndexWriter {
     public func addJSON(_ json: String) throws(IndexError) -> UInt64 {
         var text = json
         let prepared = text.withUTF8 { bytes in
-            Result { () throws(IndexError) in try committed.schema.prepareJSON(UnsafeRawBufferPointer(bytes)) }
+            Result { () throws(IndexError) in unsafe try committed.schema.prepareJSON(UnsafeRawBufferPointer(bytes)) }
         }
         return try add(prepared.get())
     }
@@ -52,7 +52,7 @@ public final class IndexWriter {
     /// Adds a document given as the UTF-8 bytes of one JSON object.
     @discardableResult
     package func addJSON(bytes: UnsafeRawBufferPointer) throws(IndexError) -> UInt64 {
-        try add(committed.schema.prepareJSON(bytes))
+        unsafe try add(committed.schema.prepareJSON(bytes))
     }
 
     private func add(_ document: PreparedDocument) throws(IndexError) -> UInt64 {

@@ -20,7 +20,7 @@ package enum NumericMapping {
 
     /// A mapped value as the 8 big-endian bytes used as its term, so byte order equals numeric order.
     @inline(__always) package static func termBytes(_ v: UInt64) -> [UInt8] {
-        withUnsafeBytes(of: v.bigEndian) { Array($0) }
+        unsafe withUnsafeBytes(of: v.bigEndian) { unsafe Array($0) }
     }
 
     /// The mapped value of an 8-byte term, or nil if the term has another length.

@@ -93,7 +93,7 @@ extension Schema {
     package func prepareJSON(_ bytes: UnsafeRawBufferPointer) throws(IndexError) -> PreparedDocument {
         let parsed: JSONValue
         do {
-            parsed = try JSONParser.parse(bytes)
+            parsed = unsafe try JSONParser.parse(bytes)
         } catch {
             throw IndexError(.invalidDocument, "malformed JSON: \(error.message)", context: .init(byteOffset: error.offset))
         }

@@ -48,7 +48,7 @@ package struct IndexMeta: Sendable, Equatable {
             IndexError(.corruption, "\(fileName) \(why); restore it from a backup or reindex", context: .init(file: location))
         }
         let json: JSONValue
-        do { json = try JSONParser.parse(bytes) } catch {
+        do { json = unsafe try JSONParser.parse(bytes) } catch {
             throw IndexError(
                 .corruption, "\(fileName) is not valid JSON (\(error.message)); restore it from a backup or reindex",
                 context: .init(file: location, byteOffset: error.offset))

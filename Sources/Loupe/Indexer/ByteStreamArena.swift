@@ -53,8 +53,8 @@ package struct ByteStreamArena {
     private mutating func grow(_ stream: inout Stream) {
         let capacity = min(Int(stream.capacity) * 2, Self.maxCapacity)
         let next = allocate(capacity)
-        withUnsafeBytes(of: next.littleEndian) { link in
-            for i in 0..<Self.linkSize { buffer[Int(stream.slabEnd) + i] = link[i] }
+        unsafe withUnsafeBytes(of: next.littleEndian) { link in
+            for i in 0..<Self.linkSize { buffer[Int(stream.slabEnd) + i] = unsafe link[i] }
         }
         stream.position = next
         stream.slabEnd = next + UInt32(capacity)

@@ -27,18 +27,18 @@ package enum SegmentSerializer {
             for id in sortedTermIDs(index.terms) {
                 decode(
                     index.streams[id], record: index.record, arena: writer.arena, docs: &docs, tfs: &tfs, positions: &positions)
-                let info = docs.withUnsafeBufferPointer { d in
-                    tfs.withUnsafeBufferPointer { t in
-                        positions.withUnsafeBufferPointer { p in
-                            norms.withUnsafeBufferPointer { n in
-                                postings.writeTerm(docs: d, tfs: t, positionDeltas: p, norms: n)
+                let info = unsafe docs.withUnsafeBufferPointer { d in
+                    unsafe tfs.withUnsafeBufferPointer { t in
+                        unsafe positions.withUnsafeBufferPointer { p in
+                            unsafe norms.withUnsafeBufferPointer { n in
+                                unsafe postings.writeTerm(docs: d, tfs: t, positionDeltas: p, norms: n)
                             }
                         }
                     }
                 }
-                index.terms.keys.withUnsafeBufferPointer { keys in
+                unsafe index.terms.keys.withUnsafeBufferPointer { keys in
                     let range = Int(index.terms.keyStarts[id])..<Int(index.terms.keyStarts[id + 1])
-                    dictionary.add(UnsafeBufferPointer(rebasing: keys[range]), info)
+                    unsafe dictionary.add(UnsafeBufferPointer(rebasing: keys[range]), info)
                 }
             }
             dictionary.finishField()
@@ -54,14 +54,14 @@ package enum SegmentSerializer {
 
     /// Term ids in byte order of their keys.
     private static func sortedTermIDs(_ terms: TermHashMap) -> [Int] {
-        terms.keys.withUnsafeBufferPointer { keys in
-            terms.keyStarts.withUnsafeBufferPointer { starts in
+        unsafe terms.keys.withUnsafeBufferPointer { keys in
+            unsafe terms.keyStarts.withUnsafeBufferPointer { starts in
                 (0..<terms.count).sorted { a, b in
-                    let la = Int(starts[a + 1] - starts[a])
-                    let lb = Int(starts[b + 1] - starts[b])
+                    let la = unsafe Int(starts[a + 1] - starts[a])
+                    let lb = unsafe Int(starts[b + 1] - starts[b])
                     let n = min(la, lb)
                     if n > 0 {
-                        let c = memcmp(keys.baseAddress! + Int(starts[a]), keys.baseAddress! + Int(starts[b]), n)
+                        let c = unsafe memcmp(keys.baseAddress! + Int(starts[a]), keys.baseAddress! + Int(starts[b]), n)
                         if c != 0 { return c < 0 }
                     }
                     return la < lb

@@ -86,7 +86,7 @@ package struct SegmentWriter {
             for v in values {
                 guard case .bytes(let text) = v.value else { continue }
                 let summary = session.analyze(text.span, startPosition: start) { term, position in
-                    term.withUnsafeBufferPointer { self.record($0, slot: slot, doc: doc, position: UInt32(position)) }
+                    unsafe term.withUnsafeBufferPointer { unsafe self.record($0, slot: slot, doc: doc, position: UInt32(position)) }
                 }
                 tokens += UInt32(summary.tokenCount)
                 start = summary.endPosition + AnalysisLimits.positionGap
@@ -96,10 +96,10 @@ package struct SegmentWriter {
             for (ordinal, v) in values.enumerated() {
                 switch v.value {
                 case .bytes(let bytes):
-                    bytes.withUnsafeBufferPointer { record($0, slot: slot, doc: doc, position: UInt32(ordinal)) }
+                    unsafe bytes.withUnsafeBufferPointer { unsafe record($0, slot: slot, doc: doc, position: UInt32(ordinal)) }
                 case .mapped(let mapped):
-                    withUnsafeBytes(of: mapped.bigEndian) {
-                        record($0.assumingMemoryBound(to: UInt8.self), slot: slot, doc: doc, position: UInt32(ordinal))
+                    unsafe withUnsafeBytes(of: mapped.bigEndian) {
+                        unsafe record($0.assumingMemoryBound(to: UInt8.self), slot: slot, doc: doc, position: UInt32(ordinal))
                     }
                 }
                 tokens += 1
@@ -111,7 +111,7 @@ package struct SegmentWriter {
 
     @inline(__always)
     private mutating func record(_ term: UnsafeBufferPointer<UInt8>, slot: Int, doc: UInt32, position: UInt32) {
-        let (id, isNew) = fields[slot].terms.insert(term)
+        let (id, isNew) = unsafe fields[slot].terms.insert(term)
         if isNew {
             fields[slot].streams.append(arena.newStream())
             fields[slot].lastDoc.append(FieldIndex.noDocument)

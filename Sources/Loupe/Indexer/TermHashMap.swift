@@ -29,7 +29,7 @@ package struct TermHashMap {
     /// The id of `key`, inserting it when new. `isNew` tells which.
     @inline(__always)
     package mutating func insert(_ key: UnsafeBufferPointer<UInt8>) -> (id: Int, isNew: Bool) {
-        let hash = Self.hash(key)
+        let hash = unsafe Self.hash(key)
         var i = Int(truncatingIfNeeded: hash) & mask
         let tag = hash & 0xFFFF_FFFF_0000_0000
         while true {
@@ -37,12 +37,12 @@ package struct TermHashMap {
             if slot == 0 { break }
             if slot & 0xFFFF_FFFF_0000_0000 == tag {
                 let id = Int(slot & 0xFFFF_FFFF) - 1
-                if equals(id, key) { return (id, false) }
+                if unsafe equals(id, key) { return (id, false) }
             }
             i = (i + 1) & mask
         }
         let id = count
-        keys.append(contentsOf: key)
+        unsafe keys.append(contentsOf: key)
         keyStarts.append(UInt32(keys.count))
         slots[i] = tag | UInt64(id + 1)
         if count * 2 > slots.count { resize() }
@@ -53,8 +53,8 @@ package struct TermHashMap {
         let start = Int(keyStarts[id])
         let length = Int(keyStarts[id + 1]) - start
         guard length == key.count else { return false }
-        return keys.withUnsafeBufferPointer { stored in
-            for j in 0..<length where stored[start + j] != key[j] { return false }
+        return unsafe keys.withUnsafeBufferPointer { stored in
+            for j in 0..<length where unsafe stored[start + j] != key[j] { return false }
             return true
         }
     }
@@ -64,8 +64,8 @@ package struct TermHashMap {
         var fresh = [UInt64](repeating: 0, count: size)
         let newMask = size - 1
         for id in 0..<count {
-            let hash = keys.withUnsafeBufferPointer {
-                Self.hash(UnsafeBufferPointer(rebasing: $0[Int(keyStarts[id])..<Int(keyStarts[id + 1])]))
+            let hash = unsafe keys.withUnsafeBufferPointer {
+                unsafe Self.hash(UnsafeBufferPointer(rebasing: $0[Int(keyStarts[id])..<Int(keyStarts[id + 1])]))
             }
             var i = Int(truncatingIfNeeded: hash) & newMask
             while fresh[i] != 0 { i = (i + 1) & newMask }
@@ -79,7 +79,7 @@ package struct TermHashMap {
     @inline(__always)
     private static func hash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in key { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+        for unsafe b in unsafe key { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
         h ^= h >> 30
         h = h &* 0xbf58_476d_1ce4_e5b9
         h ^= h >> 27

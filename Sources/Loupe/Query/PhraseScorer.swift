@@ -75,8 +75,8 @@ package final class PhraseScorer: Scorer {
         for (i, m) in members.enumerated() {
             let tf = Int(m.postings.termFrequency)
             if buffers[i].count < tf { buffers[i] = Array(repeating: 0, count: tf) }
-            let ok = buffers[i].withUnsafeMutableBufferPointer {
-                m.positions.read(ordinal: m.postings.positionsBefore, count: tf, into: $0.baseAddress!)
+            let ok = unsafe buffers[i].withUnsafeMutableBufferPointer {
+                unsafe m.positions.read(ordinal: m.postings.positionsBefore, count: tf, into: $0.baseAddress!)
             }
             if !ok { return 0 }
         }

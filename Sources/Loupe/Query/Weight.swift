@@ -24,7 +24,7 @@ package indirect enum Weight: Sendable {
                 guard let found = postings(segment, field: field, term: term.bytes, hasFreqs: true) else {
                     return EmptyScorer()
                 }
-                let positions = PositionsCursor(file: segment.positions.bytes, offset: found.info.positionsOffset)
+                let positions = unsafe PositionsCursor(file: segment.positions.bytes, offset: found.info.positionsOffset)
                 members.append((found.postings, positions, term.offset))
             }
             return PhraseScorer(terms: members, norms: segment.norms.column(field), bm25: bm25)
@@ -51,6 +51,6 @@ package indirect enum Weight: Sendable {
         -> (postings: PostingsCursor, info: TermInfo)?
     {
         guard let info = segment.terms.field(field)?.get(term), info.docFreq > 0 else { return nil }
-        return (PostingsCursor(file: segment.postings.bytes, info: info, hasFreqs: hasFreqs), info)
+        return unsafe (PostingsCursor(file: segment.postings.bytes, info: info, hasFreqs: hasFreqs), info)
     }
 }

@@ -60,7 +60,7 @@ package final class SegmentReader: Sendable {
 
     /// The file's bytes without the footer, as a slice that keeps the mapping alive.
     private static func body(_ file: FileSlice, _ component: SegmentComponent, _ verify: Bool) throws(FormatError) -> FileSlice {
-        let body = try Footer.validate(file.bytes, kind: component.kind, supportedVersion: component.formatVersion, verifyChecksum: verify)
+        let body = unsafe try Footer.validate(file.bytes, kind: component.kind, supportedVersion: component.formatVersion, verifyChecksum: verify)
         return file.slice(0..<body.count)
     }
 

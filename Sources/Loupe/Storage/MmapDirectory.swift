@@ -3,6 +3,7 @@ import Glibc
 #endif
 
 /// A read-only memory mapping of a whole file; unmapped when the last slice referencing it goes away.
+@safe
 package final class MappedFile: FileOwner, @unchecked Sendable {
     private let base: UnsafeRawPointer?
     private let length: Int
@@ -12,15 +13,15 @@ package final class MappedFile: FileOwner, @unchecked Sendable {
         defer { Syscalls.close(fd) }
         length = try Syscalls.fileSize(fd, path: path)
         // mmap refuses zero-length mappings; an empty file is an empty view.
-        base = length == 0 ? nil : try Syscalls.mmapReadOnly(fd, length: length, path: path)
+        unsafe base = unsafe length == 0 ? nil : try Syscalls.mmapReadOnly(fd, length: length, path: path)
     }
 
     package var slice: FileSlice {
-        FileSlice(owner: self, bytes: UnsafeRawBufferPointer(start: base, count: length))
+        unsafe FileSlice(owner: self, bytes: UnsafeRawBufferPointer(start: base, count: length))
     }
 
     deinit {
-        if let base { Syscalls.munmap(base, length: length) }
+        if let base = unsafe base { unsafe Syscalls.munmap(base, length: length) }
     }
 }
 
@@ -77,8 +78,8 @@ package final class MmapDirectory: Directory, @unchecked Sendable {
     private static func write(_ bytes: [UInt8], to path: String) throws(SystemCallError) {
         let fd = try Syscalls.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC)
         defer { Syscalls.close(fd) }
-        let written = bytes.withUnsafeBytes { b in
-            Result { () throws(SystemCallError) in try Syscalls.writeAll(fd, b, path: path) }
+        let written = unsafe bytes.withUnsafeBytes { b in
+            Result { () throws(SystemCallError) in unsafe try Syscalls.writeAll(fd, b, path: path) }
         }
         try written.get()
         try Syscalls.fsync(fd, path: path)

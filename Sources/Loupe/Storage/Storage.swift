@@ -15,45 +15,47 @@ package protocol FileOwner: AnyObject, Sendable {}
 /// An immutable view of a file's bytes plus the object that owns them.
 ///
 /// Mirrors tantivy's `OwnedBytes`: copying the slice retains the owner, never the bytes.
+@safe
 package struct FileSlice: @unchecked Sendable {
     package let owner: any FileOwner
     package let bytes: UnsafeRawBufferPointer
 
     package init(owner: any FileOwner, bytes: UnsafeRawBufferPointer) {
         self.owner = owner
-        self.bytes = bytes
+        unsafe self.bytes = unsafe bytes
     }
 
-    package var count: Int { bytes.count }
+    package var count: Int { unsafe bytes.count }
 
     /// A sub-view sharing the same owner. The range must lie within the slice (checked by the caller at open).
     package func slice(_ range: Range<Int>) -> FileSlice {
-        precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "slice out of bounds")
-        return FileSlice(owner: owner, bytes: UnsafeRawBufferPointer(rebasing: bytes[range]))
+        unsafe precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "slice out of bounds")
+        return unsafe FileSlice(owner: owner, bytes: UnsafeRawBufferPointer(rebasing: bytes[range]))
     }
 }
 
 /// Heap memory owned by a slice: the in-memory directory's files and test buffers.
+@safe
 package final class HeapBytes: FileOwner, @unchecked Sendable {
     package let buffer: UnsafeMutableRawBufferPointer
 
     package init(_ bytes: [UInt8]) {
         // Never zero-sized, so `baseAddress` is non-nil even for an empty file.
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
-        bytes.withUnsafeBytes { src in
-            if let base = src.baseAddress { buffer.baseAddress!.copyMemory(from: base, byteCount: src.count) }
+        unsafe bytes.withUnsafeBytes { src in
+            if let base = src.baseAddress { unsafe buffer.baseAddress!.copyMemory(from: base, byteCount: src.count) }
         }
-        self.buffer = buffer
+        unsafe self.buffer = unsafe buffer
         count = bytes.count
     }
 
     package let count: Int
 
     package var slice: FileSlice {
-        FileSlice(owner: self, bytes: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<count]))
+        unsafe FileSlice(owner: self, bytes: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<count]))
     }
 
-    deinit { buffer.deallocate() }
+    deinit { unsafe buffer.deallocate() }
 }
 
 /// A held writer lock; released when the value is dropped.

@@ -12,7 +12,7 @@ package struct SystemCallError: Error, Sendable, CustomStringConvertible {
     package var errno: Int32
 
     package var description: String {
-        "\(call)(\(path)) failed: \(String(cString: strerror(errno))) (errno \(errno))"
+        unsafe "\(call)(\(path)) failed: \(String(cString: strerror(errno))) (errno \(errno))"
     }
 }
 
@@ -33,7 +33,7 @@ package enum Syscalls {
     }
 
     package static func open(_ path: String, flags: Int32, mode: mode_t = 0o644) throws(SystemCallError) -> Int32 {
-        let fd = retrying { Glibc.open(path, flags | O_CLOEXEC, mode) }
+        let fd = retrying { unsafe Glibc.open(path, flags | O_CLOEXEC, mode) }
         if fd < 0 { throw failure("open", path) }
         return fd
     }
@@ -46,7 +46,7 @@ package enum Syscalls {
     package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(SystemCallError) {
         var offset = 0
         while offset < bytes.count {
-            let n = retrying { Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset) }
+            let n = retrying { unsafe Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset) }
             if n < 0 { throw failure("write", path) }
             offset += n
         }
@@ -65,48 +65,48 @@ package enum Syscalls {
 
     package static func fileSize(_ fd: Int32, path: String) throws(SystemCallError) -> Int {
         var st = stat()
-        if retrying({ Glibc.fstat(fd, &st) }) != 0 { throw failure("fstat", path) }
+        if retrying({ unsafe Glibc.fstat(fd, &st) }) != 0 { throw failure("fstat", path) }
         return Int(st.st_size)
     }
 
     package static func mmapReadOnly(_ fd: Int32, length: Int, path: String) throws(SystemCallError) -> UnsafeRawPointer {
-        let p = Glibc.mmap(nil, length, PROT_READ, MAP_SHARED, fd, 0)
-        guard let p, p != MAP_FAILED else { throw failure("mmap", path) }
+        let p = unsafe Glibc.mmap(nil, length, PROT_READ, MAP_SHARED, fd, 0)
+        guard let p = unsafe p, unsafe p != MAP_FAILED else { throw failure("mmap", path) }
         return UnsafeRawPointer(p)
     }
 
     package static func munmap(_ p: UnsafeRawPointer, length: Int) {
-        _ = Glibc.munmap(UnsafeMutableRawPointer(mutating: p), length)
+        _ = unsafe Glibc.munmap(UnsafeMutableRawPointer(mutating: p), length)
     }
 
     package static func rename(_ from: String, _ to: String) throws(SystemCallError) {
-        if retrying({ Glibc.rename(from, to) }) != 0 { throw failure("rename", "\(from) -> \(to)") }
+        if retrying({ unsafe Glibc.rename(from, to) }) != 0 { throw failure("rename", "\(from) -> \(to)") }
     }
 
     package static func unlink(_ path: String) throws(SystemCallError) {
-        if retrying({ Glibc.unlink(path) }) != 0 { throw failure("unlink", path) }
+        if retrying({ unsafe Glibc.unlink(path) }) != 0 { throw failure("unlink", path) }
     }
 
     package static func mkdirs(_ path: String) throws(SystemCallError) {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for part in path.split(separator: "/") {
             prefix += part + "/"
-            if Glibc.mkdir(prefix, 0o755) != 0 && errno != EEXIST { throw failure("mkdir", prefix) }
+            if unsafe Glibc.mkdir(prefix, 0o755) != 0 && errno != EEXIST { throw failure("mkdir", prefix) }
         }
     }
 
     package static func exists(_ path: String) -> Bool {
-        access(path, F_OK) == 0
+        unsafe access(path, F_OK) == 0
     }
 
     /// Names of the entries of a directory, without "." and "..".
     package static func listDirectory(_ path: String) throws(SystemCallError) -> [String] {
-        guard let dir = opendir(path) else { throw failure("opendir", path) }
-        defer { closedir(dir) }
+        guard let dir = unsafe opendir(path) else { throw failure("opendir", path) }
+        defer { unsafe closedir(dir) }
         var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+        while let entry = unsafe readdir(dir) {
+            let name = unsafe withUnsafePointer(to: entry.pointee.d_name) {
+                unsafe $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { unsafe String(cString: $0) }
             }
             if name != "." && name != ".." { names.append(name) }
         }

@@ -3,6 +3,7 @@ import Synchronization
 
 /// Fetches stored documents: finds the block by binary search over the index, decompresses it (or takes it
 /// from a small cache shared by all threads searching this segment) and decodes one document.
+@safe
 package final class DocStoreReader: @unchecked Sendable {
     private let file: FileSlice
     private let blocks: UnsafeRawBufferPointer
@@ -12,23 +13,23 @@ package final class DocStoreReader: @unchecked Sendable {
     private let cache = Mutex<[(block: Int, bytes: [UInt8])]>([])
 
     package init(file: FileSlice, verifyChecksum: Bool) throws(FormatError) {
-        let body = try Footer.validate(
+        let body = unsafe try Footer.validate(
             file.bytes, kind: SegmentComponent.store.kind, supportedVersion: SegmentComponent.store.formatVersion,
             verifyChecksum: verifyChecksum)
         guard body.count >= 12 else { throw .truncated(offset: 0, needed: 12, available: body.count) }
-        let indexOffset = Int(clamping: body.loadU64LE(at: body.count - 8))
-        docCount = Int(body.loadU32LE(at: body.count - 12))
+        let indexOffset = unsafe Int(clamping: body.loadU64LE(at: body.count - 8))
+        docCount = unsafe Int(body.loadU32LE(at: body.count - 12))
         guard indexOffset <= body.count - 12, (body.count - 12 - indexOffset) % DocStoreFormat.indexEntrySize == 0 else {
             throw .malformed(offset: body.count - 8, reason: "store index offset \(indexOffset) is inconsistent")
         }
         blockCount = (body.count - 12 - indexOffset) / DocStoreFormat.indexEntrySize
         indexBase = indexOffset
-        blocks = body
+        unsafe blocks = unsafe body
         self.file = file
         for b in 0..<blockCount {
             let e = indexBase + b * DocStoreFormat.indexEntrySize
-            let offset = Int(clamping: body.loadU64LE(at: e + 4))
-            guard offset + Int(body.loadU32LE(at: e + 12)) <= indexOffset else {
+            let offset = unsafe Int(clamping: body.loadU64LE(at: e + 4))
+            guard unsafe offset + Int(body.loadU32LE(at: e + 12)) <= indexOffset else {
                 throw .malformed(offset: e, reason: "store block \(b) runs past the data")
             }
         }
@@ -39,10 +40,10 @@ package final class DocStoreReader: @unchecked Sendable {
     package func document(_ doc: DocID, schema: Schema) throws(FormatError) -> [(field: Int, value: PreparedDocument.Value)] {
         guard Int(doc) < docCount else { throw .malformed(offset: 0, reason: "document \(doc) is not in the store") }
         let b = blockIndex(of: doc)
-        let firstDoc = Int(blocks.loadU32LE(at: indexBase + b * DocStoreFormat.indexEntrySize))
+        let firstDoc = unsafe Int(blocks.loadU32LE(at: indexBase + b * DocStoreFormat.indexEntrySize))
         let raw = try block(b)
-        let decoded = raw.withUnsafeBytes { bytes in
-            Result { () throws(FormatError) in try Self.decode(bytes, local: Int(doc) - firstDoc, block: b, schema: schema) }
+        let decoded = unsafe raw.withUnsafeBytes { bytes in
+            Result { () throws(FormatError) in unsafe try Self.decode(bytes, local: Int(doc) - firstDoc, block: b, schema: schema) }
         }
         return try decoded.get()
     }
@@ -50,13 +51,13 @@ package final class DocStoreReader: @unchecked Sendable {
     private static func decode(_ bytes: UnsafeRawBufferPointer, local: Int, block b: Int, schema: Schema) throws(FormatError)
         -> [(field: Int, value: PreparedDocument.Value)]
     {
-        var reader = ByteReader(bytes)
+        var reader = unsafe ByteReader(bytes)
         let count = Int(try reader.readU32())
         guard local < count, bytes.count >= 4 + 4 * count else {
             throw .malformed(offset: 0, reason: "store block \(b) lacks document \(local)")
         }
         let dataStart = 4 + 4 * count
-        let start = local == 0 ? 0 : Int(bytes.loadU32LE(at: 4 + 4 * (local - 1)))
+        let start = unsafe local == 0 ? 0 : Int(bytes.loadU32LE(at: 4 + 4 * (local - 1)))
         reader.offset = dataStart + start
         var values: [(field: Int, value: PreparedDocument.Value)] = []
         let valueCount = Int(clamping: try reader.readVInt())
@@ -75,7 +76,7 @@ package final class DocStoreReader: @unchecked Sendable {
         var hi = blockCount - 1
         while lo < hi {
             let mid = (lo + hi + 1) / 2
-            if blocks.loadU32LE(at: indexBase + mid * DocStoreFormat.indexEntrySize) <= doc { lo = mid } else { hi = mid - 1 }
+            if unsafe blocks.loadU32LE(at: indexBase + mid * DocStoreFormat.indexEntrySize) <= doc { lo = mid } else { hi = mid - 1 }
         }
         return lo
     }
@@ -83,11 +84,11 @@ package final class DocStoreReader: @unchecked Sendable {
     private func block(_ b: Int) throws(FormatError) -> [UInt8] {
         if let hit = cache.withLock({ $0.first(where: { $0.block == b })?.bytes }) { return hit }
         let e = indexBase + b * DocStoreFormat.indexEntrySize
-        let offset = Int(clamping: blocks.loadU64LE(at: e + 4))
-        let length = Int(blocks.loadU32LE(at: e + 12))
-        let rawLength = Int(blocks.loadU32LE(at: e + 16))
+        let offset = unsafe Int(clamping: blocks.loadU64LE(at: e + 4))
+        let length = unsafe Int(blocks.loadU32LE(at: e + 12))
+        let rawLength = unsafe Int(blocks.loadU32LE(at: e + 16))
         var out: [UInt8] = []
-        try Deflate.decompress(
+        unsafe try Deflate.decompress(
             UnsafeRawBufferPointer(rebasing: blocks[offset..<(offset + length)]), decompressedSize: rawLength, into: &out)
         cache.withLock { cache in
             if cache.count >= DocStoreFormat.cachedBlocks { cache.removeFirst() }

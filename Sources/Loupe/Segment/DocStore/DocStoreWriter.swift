@@ -35,8 +35,8 @@ package struct DocStoreWriter {
         raw.removeAll()
         raw.writeU32(UInt32(ends.count))
         for end in ends { raw.writeU32(end) }
-        data.bytes.withUnsafeBytes { raw.writeBytes($0) }
-        let block = raw.bytes.withUnsafeBytes { Deflate.compress($0) }
+        unsafe data.bytes.withUnsafeBytes { unsafe raw.writeBytes($0) }
+        let block = unsafe raw.bytes.withUnsafeBytes { unsafe Deflate.compress($0) }
         index.writeU32(blockFirstDoc)
         index.writeU64(UInt64(compressed.count))
         index.writeU32(UInt32(block.count))
@@ -50,7 +50,7 @@ package struct DocStoreWriter {
     package consuming func finish() -> [UInt8] {
         closeBlock()
         let indexOffset = UInt64(compressed.count)
-        index.bytes.withUnsafeBytes { compressed.writeBytes($0) }
+        unsafe index.bytes.withUnsafeBytes { unsafe compressed.writeBytes($0) }
         compressed.writeU32(docCount)
         compressed.writeU64(indexOffset)
         Footer.append(kind: SegmentComponent.store.kind, version: SegmentComponent.store.formatVersion, to: &compressed)

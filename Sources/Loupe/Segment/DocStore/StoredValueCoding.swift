@@ -20,7 +20,7 @@ package enum StoredValueCoding {
     package static func read(type: FieldType, from reader: inout ByteReader) throws(FormatError) -> PreparedDocument.Value {
         switch type {
         case .text, .string:
-            return .bytes(Array(try reader.readLengthPrefixed()))
+            return unsafe .bytes(Array(try reader.readLengthPrefixed()))
         case .u64:
             return .mapped(try reader.readVInt())
         case .i64, .date:

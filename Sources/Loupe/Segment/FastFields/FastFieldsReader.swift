@@ -6,15 +6,15 @@ package struct FastFieldsReader: Sendable {
     private let columns: [Int: FastColumn]
 
     package init(file: FileSlice, maxDoc: Int, verifyChecksum: Bool) throws(FormatError) {
-        let body = try Footer.validate(
+        let body = unsafe try Footer.validate(
             file.bytes, kind: SegmentComponent.fast.kind, supportedVersion: SegmentComponent.fast.formatVersion,
             verifyChecksum: verifyChecksum)
         guard body.count >= 8 else { throw .truncated(offset: 0, needed: 8, available: body.count) }
-        let directoryOffset = Int(clamping: body.loadU64LE(at: body.count - 8))
+        let directoryOffset = unsafe Int(clamping: body.loadU64LE(at: body.count - 8))
         guard directoryOffset <= body.count - 8 else {
             throw .malformed(offset: body.count - 8, reason: "directory offset \(directoryOffset) past the end")
         }
-        var reader = ByteReader(UnsafeRawBufferPointer(rebasing: body[..<(body.count - 8)]), offset: directoryOffset)
+        var reader = unsafe ByteReader(UnsafeRawBufferPointer(rebasing: body[..<(body.count - 8)]), offset: directoryOffset)
         var columns: [Int: FastColumn] = [:]
         for _ in 0..<Int(try reader.readU32()) {
             let field = Int(try reader.readU32())
@@ -23,7 +23,7 @@ package struct FastFieldsReader: Sendable {
             guard offset <= directoryOffset, length <= directoryOffset - offset else {
                 throw .malformed(offset: reader.offset - 20, reason: "fast column of field \(field) runs past the directory")
             }
-            columns[field] = try FastColumn(
+            columns[field] = unsafe try FastColumn(
                 bytes: UnsafeRawBufferPointer(rebasing: body[offset..<(offset + length)]), maxDoc: maxDoc, fileOffset: offset)
         }
         self.file = file
@@ -34,6 +34,7 @@ package struct FastFieldsReader: Sendable {
 }
 
 /// One fast field: the mapped values of each document.
+@safe
 package struct FastColumn: @unchecked Sendable {
     private let base: UnsafeRawPointer
     private let single: Bool
@@ -45,7 +46,7 @@ package struct FastColumn: @unchecked Sendable {
     package let valueCount: Int
 
     fileprivate init(bytes: UnsafeRawBufferPointer, maxDoc: Int, fileOffset: Int) throws(FormatError) {
-        var reader = ByteReader(bytes)
+        var reader = unsafe ByteReader(bytes)
         let cardinality = try reader.readU8()
         minValue = try reader.readU64()
         gcd = try reader.readU64()
@@ -61,21 +62,21 @@ package struct FastColumn: @unchecked Sendable {
         let offsetsSize = single ? 0 : BitpackedArray.byteCount(count: maxDoc + 1, width: offsetWidth)
         let needed = reader.offset + offsetsSize + BitpackedArray.byteCount(count: valueCount, width: valueWidth)
         guard needed <= bytes.count else { throw .truncated(offset: fileOffset, needed: needed, available: bytes.count) }
-        base = start + reader.offset
-        valuesBase = base + offsetsSize
+        unsafe base = unsafe start + reader.offset
+        unsafe valuesBase = unsafe base + offsetsSize
     }
 
     /// Indexes into the column's values owned by `doc`.
     @inline(__always) package func range(_ doc: DocID) -> Range<Int> {
         if single { return Int(doc)..<(Int(doc) + 1) }
-        let lo = Int(BitpackedArray.get(base, width: offsetWidth, index: Int(doc)))
-        let hi = Int(BitpackedArray.get(base, width: offsetWidth, index: Int(doc) + 1))
+        let lo = unsafe Int(BitpackedArray.get(base, width: offsetWidth, index: Int(doc)))
+        let hi = unsafe Int(BitpackedArray.get(base, width: offsetWidth, index: Int(doc) + 1))
         return lo..<max(lo, min(hi, valueCount))
     }
 
     /// The mapped value at index `i` of the column.
     @inline(__always) package func value(at i: Int) -> UInt64 {
-        minValue &+ BitpackedArray.get(valuesBase, width: valueWidth, index: i) &* gcd
+        unsafe minValue &+ BitpackedArray.get(valuesBase, width: valueWidth, index: i) &* gcd
     }
 
     /// The first value of `doc`, nil when it has none.

@@ -3,6 +3,7 @@ import LoupeCodec
 /// Reads norms straight from the mapped file: one byte load per document.
 package struct FieldNormsReader: Sendable {
     /// One field's norms column.
+    @safe
     package struct Column: @unchecked Sendable {
         /// `maxDoc` bytes; nil base when the segment is empty.
         package let codes: UnsafeRawBufferPointer
@@ -10,7 +11,7 @@ package struct FieldNormsReader: Sendable {
 
         /// The quantized norm of `doc`. `doc` must be < maxDoc (documents come from this segment's postings).
         @inline(__always) package func code(_ doc: DocID) -> UInt8 {
-            codes.load(fromByteOffset: Int(doc), as: UInt8.self)
+            unsafe codes.load(fromByteOffset: Int(doc), as: UInt8.self)
         }
     }
 
@@ -19,15 +20,15 @@ package struct FieldNormsReader: Sendable {
 
     /// Validates the footer, the directory and that every column lies inside the file.
     package init(file: FileSlice, maxDoc: Int, verifyChecksum: Bool) throws(FormatError) {
-        let body = try Footer.validate(
+        let body = unsafe try Footer.validate(
             file.bytes, kind: SegmentComponent.fieldNorms.kind, supportedVersion: SegmentComponent.fieldNorms.formatVersion,
             verifyChecksum: verifyChecksum)
         guard body.count >= 8 else { throw .truncated(offset: 0, needed: 8, available: body.count) }
-        let directoryOffset = Int(clamping: body.loadU64LE(at: body.count - 8))
+        let directoryOffset = unsafe Int(clamping: body.loadU64LE(at: body.count - 8))
         guard directoryOffset <= body.count - 8 else {
             throw .malformed(offset: body.count - 8, reason: "directory offset \(directoryOffset) past the end")
         }
-        var reader = ByteReader(UnsafeRawBufferPointer(rebasing: body[..<(body.count - 8)]), offset: directoryOffset)
+        var reader = unsafe ByteReader(UnsafeRawBufferPointer(rebasing: body[..<(body.count - 8)]), offset: directoryOffset)
         let count = Int(try reader.readU32())
         var columns: [Int: Column] = [:]
         for _ in 0..<count {
@@ -37,7 +38,7 @@ package struct FieldNormsReader: Sendable {
             guard offset <= directoryOffset, maxDoc <= directoryOffset - offset else {
                 throw .malformed(offset: reader.offset - 20, reason: "norms of field \(field) run past the directory")
             }
-            columns[field] = Column(codes: UnsafeRawBufferPointer(rebasing: body[offset..<(offset + maxDoc)]), totalTokens: total)
+            columns[field] = unsafe Column(codes: UnsafeRawBufferPointer(rebasing: body[offset..<(offset + maxDoc)]), totalTokens: total)
         }
         self.file = file
         self.columns = columns

@@ -5,6 +5,7 @@ import LoupeCodec
 /// Whole blocks before the wanted one are skipped by reading only their width byte. Positions are requested
 /// by ordinal (`PostingsCursor.positionsBefore`), so the phrase scorer never decodes positions of documents
 /// that failed the document-level intersection, except those sharing a decoded block.
+@safe
 package final class PositionsCursor {
     private let file: UnsafeRawBufferPointer
     private let total: Int
@@ -18,17 +19,17 @@ package final class PositionsCursor {
     private var damaged = false
 
     package init(file: UnsafeRawBufferPointer, offset: UInt64) {
-        self.file = file
-        var reader = ByteReader(file, offset: Int(clamping: offset))
+        unsafe self.file = unsafe file
+        var reader = unsafe ByteReader(file, offset: Int(clamping: offset))
         let count = (try? reader.readVInt()).map { Int(clamping: $0) }
         total = count ?? 0
         damaged = count == nil
         fullBlocks = total / PositionsFormat.blockLength
         nextOffset = reader.offset
-        buffer = .allocate(capacity: max(PositionsFormat.blockLength, total % PositionsFormat.blockLength))
+        unsafe buffer = .allocate(capacity: max(PositionsFormat.blockLength, total % PositionsFormat.blockLength))
     }
 
-    deinit { buffer.deallocate() }
+    deinit { unsafe buffer.deallocate() }
 
     /// Writes the `count` absolute positions starting at stream ordinal `ordinal` into `out`.
     /// Ordinals must not decrease between calls. Returns false if the stream is damaged.
@@ -38,31 +39,31 @@ package final class PositionsCursor {
         for i in 0..<count {
             let block = o / PositionsFormat.blockLength
             if block != decodedBlock && !decode(block) { return false }
-            position &+= buffer[o % PositionsFormat.blockLength]
-            out[i] = position
+            unsafe position &+= buffer[o % PositionsFormat.blockLength]
+            unsafe out[i] = position
             o += 1
         }
         return true
     }
 
     private func decode(_ block: Int) -> Bool {
-        guard !damaged, block >= nextBlock, block <= fullBlocks, let base = file.baseAddress else { return false }
+        guard !damaged, block >= nextBlock, block <= fullBlocks, let base = unsafe file.baseAddress else { return false }
         while nextBlock < block {
-            guard nextOffset < file.count else { return fail() }
-            nextOffset += 1 + BitPacker128.packedByteCount(width: Int(file.load(fromByteOffset: nextOffset, as: UInt8.self)))
+            guard unsafe nextOffset < file.count else { return fail() }
+            unsafe nextOffset += 1 + BitPacker128.packedByteCount(width: Int(file.load(fromByteOffset: nextOffset, as: UInt8.self)))
             nextBlock += 1
         }
-        guard nextOffset < file.count || block == fullBlocks else { return fail() }
+        guard unsafe nextOffset < file.count || block == fullBlocks else { return fail() }
         if block < fullBlocks {
-            let width = Int(file.load(fromByteOffset: nextOffset, as: UInt8.self))
-            guard width <= 32, nextOffset + 1 + BitPacker128.packedByteCount(width: width) <= file.count else { return fail() }
-            BitPacker128.unpack(base + nextOffset + 1, width: width, into: buffer)
+            let width = unsafe Int(file.load(fromByteOffset: nextOffset, as: UInt8.self))
+            guard width <= 32, unsafe nextOffset + 1 + BitPacker128.packedByteCount(width: width) <= file.count else { return fail() }
+            unsafe BitPacker128.unpack(base + nextOffset + 1, width: width, into: buffer)
             nextOffset += 1 + BitPacker128.packedByteCount(width: width)
         } else {
-            var reader = ByteReader(file, offset: nextOffset)
+            var reader = unsafe ByteReader(file, offset: nextOffset)
             for i in 0..<(total - fullBlocks * PositionsFormat.blockLength) {
                 guard let v = try? reader.readVInt32() else { return fail() }
-                buffer[i] = v
+                unsafe buffer[i] = v
             }
             nextOffset = reader.offset
         }

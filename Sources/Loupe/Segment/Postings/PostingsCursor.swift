@@ -6,6 +6,7 @@ import LoupeCodec
 ///
 /// Assumptions: the postings file passed its footer check at open; offsets computed from skip entries are still
 /// bounds-checked once per block, so a damaged file yields `terminatedDoc`, never a wild read.
+@safe
 package final class PostingsCursor {
     private let file: UnsafeRawBufferPointer
     private let skipBase: Int
@@ -23,15 +24,15 @@ package final class PostingsCursor {
     package private(set) var doc: DocID = 0
 
     package init(file: UnsafeRawBufferPointer, info: TermInfo, hasFreqs: Bool) {
-        self.file = file
+        unsafe self.file = unsafe file
         self.docFreq = Int(info.docFreq)
         self.fullBlocks = docFreq / PostingsFormat.blockLength
         self.skipBase = Int(clamping: info.postingsOffset)
         self.blocksBase = skipBase &+ fullBlocks &* PostingsFormat.skipEntrySize
         self.hasFreqs = hasFreqs
-        docs = .allocate(capacity: PostingsFormat.blockLength)
-        tfs = .allocate(capacity: PostingsFormat.blockLength)
-        tfs.initialize(repeating: 1, count: PostingsFormat.blockLength)
+        unsafe docs = .allocate(capacity: PostingsFormat.blockLength)
+        unsafe tfs = .allocate(capacity: PostingsFormat.blockLength)
+        unsafe tfs.initialize(repeating: 1, count: PostingsFormat.blockLength)
         if docFreq == 0 || blocksBase > file.count {
             doc = terminatedDoc
         } else {
@@ -40,19 +41,19 @@ package final class PostingsCursor {
     }
 
     deinit {
-        docs.deallocate()
-        tfs.deallocate()
+        unsafe docs.deallocate()
+        unsafe tfs.deallocate()
     }
 
     package var documentFrequency: Int { docFreq }
 
     /// Frequency of the term in the current document (1 when the field records no frequencies).
-    @inline(__always) package var termFrequency: UInt32 { tfs[cursor] }
+    @inline(__always) package var termFrequency: UInt32 { unsafe tfs[cursor] }
 
     /// Σ tf of the documents before the current one: the index of its first position in the term's positions stream.
     package var positionsBefore: UInt32 {
         var sum: UInt32 = blockIndex == 0 || fullBlocks == 0 ? 0 : skipField(blockIndex - 1, at: 8)
-        for i in 0..<cursor { sum &+= tfs[i] }
+        for i in 0..<cursor { unsafe sum &+= tfs[i] }
         return sum
     }
 
@@ -60,7 +61,7 @@ package final class PostingsCursor {
     @inline(__always) package func advance() -> DocID {
         cursor += 1
         if cursor < blockCount {
-            doc = docs[cursor]
+            doc = unsafe docs[cursor]
             return doc
         }
         return nextBlock()
@@ -91,7 +92,7 @@ package final class PostingsCursor {
                 if nextBlock() == terminatedDoc { return doc }
                 continue
             }
-            doc = docs[cursor]
+            doc = unsafe docs[cursor]
         }
         return doc
     }
@@ -99,13 +100,13 @@ package final class PostingsCursor {
     /// Upper bounds of the current block for block-max pruning: the largest tf and the smallest norm code.
     package var blockBound: (maxTF: UInt32, minNorm: UInt8)? {
         guard blockIndex < fullBlocks else { return nil }
-        let tf = file.load(fromByteOffset: skipBase + blockIndex * PostingsFormat.skipEntrySize + 15, as: UInt8.self)
-        let norm = file.load(fromByteOffset: skipBase + blockIndex * PostingsFormat.skipEntrySize + 14, as: UInt8.self)
+        let tf = unsafe file.load(fromByteOffset: skipBase + blockIndex * PostingsFormat.skipEntrySize + 15, as: UInt8.self)
+        let norm = unsafe file.load(fromByteOffset: skipBase + blockIndex * PostingsFormat.skipEntrySize + 14, as: UInt8.self)
         return (tf == PostingsFormat.saturatedTF ? .max : UInt32(tf), norm)
     }
 
     @inline(__always) private func skipField(_ block: Int, at offset: Int) -> UInt32 {
-        file.loadU32LE(at: skipBase + block * PostingsFormat.skipEntrySize + offset)
+        unsafe file.loadU32LE(at: skipBase + block * PostingsFormat.skipEntrySize + offset)
     }
 
     private func load(block b: Int) {
@@ -115,38 +116,38 @@ package final class PostingsCursor {
         if b < fullBlocks {
             previous = b == 0 ? -1 : Int64(skipField(b - 1, at: 0))
             let entry = skipBase + b * PostingsFormat.skipEntrySize
-            let offset = blocksBase + Int(file.loadU32LE(at: entry + 4))
-            let docBits = Int(file.load(fromByteOffset: entry + 12, as: UInt8.self))
-            let tfBits = Int(file.load(fromByteOffset: entry + 13, as: UInt8.self))
+            let offset = unsafe blocksBase + Int(file.loadU32LE(at: entry + 4))
+            let docBits = unsafe Int(file.load(fromByteOffset: entry + 12, as: UInt8.self))
+            let tfBits = unsafe Int(file.load(fromByteOffset: entry + 13, as: UInt8.self))
             let size = BitPacker128.packedByteCount(width: docBits) + (hasFreqs ? BitPacker128.packedByteCount(width: tfBits) : 0)
-            guard docBits <= 32, tfBits <= 32, offset + size <= file.count, let base = file.baseAddress else {
+            guard docBits <= 32, tfBits <= 32, unsafe offset + size <= file.count, let base = unsafe file.baseAddress else {
                 return corrupt()
             }
-            BitPacker128.unpack(base + offset, width: docBits, into: docs)
+            unsafe BitPacker128.unpack(base + offset, width: docBits, into: docs)
             for i in 0..<PostingsFormat.blockLength {
-                previous += Int64(docs[i]) + 1
-                docs[i] = UInt32(truncatingIfNeeded: previous)
+                unsafe previous += Int64(docs[i]) + 1
+                unsafe docs[i] = UInt32(truncatingIfNeeded: previous)
             }
             if hasFreqs {
-                BitPacker128.unpack(base + offset + BitPacker128.packedByteCount(width: docBits), width: tfBits, into: tfs)
-                for i in 0..<PostingsFormat.blockLength { tfs[i] &+= 1 }
+                unsafe BitPacker128.unpack(base + offset + BitPacker128.packedByteCount(width: docBits), width: tfBits, into: tfs)
+                for i in 0..<PostingsFormat.blockLength { unsafe tfs[i] &+= 1 }
             }
             blockCount = PostingsFormat.blockLength
         } else {
             previous = fullBlocks == 0 ? -1 : Int64(skipField(fullBlocks - 1, at: 0))
             let tailStart = fullBlocks == 0 ? blocksBase : tailOffset()
-            guard tailStart <= file.count else { return corrupt() }
-            var reader = ByteReader(file, offset: tailStart)
+            guard unsafe tailStart <= file.count else { return corrupt() }
+            var reader = unsafe ByteReader(file, offset: tailStart)
             let count = docFreq - fullBlocks * PostingsFormat.blockLength
             do {
                 for i in 0..<count {
                     previous += Int64(try reader.readVInt32()) + 1
-                    docs[i] = UInt32(truncatingIfNeeded: previous)
+                    unsafe docs[i] = UInt32(truncatingIfNeeded: previous)
                 }
                 if hasFreqs {
-                    for i in 0..<count { tfs[i] = try reader.readVInt32() &+ 1 }
+                    for i in 0..<count { unsafe tfs[i] = try reader.readVInt32() &+ 1 }
                 } else {
-                    for i in 0..<count { tfs[i] = 1 }
+                    for i in 0..<count { unsafe tfs[i] = 1 }
                 }
             } catch {
                 return corrupt()
@@ -154,14 +155,14 @@ package final class PostingsCursor {
             blockCount = count
             if count == 0 { return corrupt() }
         }
-        doc = docs[0]
+        doc = unsafe docs[0]
     }
 
     private func tailOffset() -> Int {
         let last = skipBase + (fullBlocks - 1) * PostingsFormat.skipEntrySize
-        let docBits = Int(file.load(fromByteOffset: last + 12, as: UInt8.self))
-        let tfBits = Int(file.load(fromByteOffset: last + 13, as: UInt8.self))
-        return blocksBase + Int(file.loadU32LE(at: last + 4)) + BitPacker128.packedByteCount(width: docBits)
+        let docBits = unsafe Int(file.load(fromByteOffset: last + 12, as: UInt8.self))
+        let tfBits = unsafe Int(file.load(fromByteOffset: last + 13, as: UInt8.self))
+        return unsafe blocksBase + Int(file.loadU32LE(at: last + 4)) + BitPacker128.packedByteCount(width: docBits)
             + (hasFreqs ? BitPacker128.packedByteCount(width: tfBits) : 0)
     }
 

@@ -43,25 +43,25 @@ package struct PostingsSerializer {
             var minNorm: UInt8 = .max
             var maxTF: UInt32 = 0
             for i in 0..<blockLength {
-                let doc = docs[start + i]
+                let doc = unsafe docs[start + i]
                 block[i] = UInt32(Int64(doc) - previous - 1)
                 previous = Int64(doc)
-                minNorm = min(minNorm, norms[Int(doc)])
-                maxTF = max(maxTF, recordsFreqs ? tfs[start + i] : 1)
+                minNorm = unsafe min(minNorm, norms[Int(doc)])
+                maxTF = unsafe max(maxTF, recordsFreqs ? tfs[start + i] : 1)
             }
             let blockOffset = UInt32(blocks.count)
-            let docBits = block.withUnsafeBufferPointer { BitPacker128.requiredWidth($0) }
-            block.withUnsafeBufferPointer { BitPacker128.pack($0, width: docBits, into: &blocks) }
+            let docBits = unsafe block.withUnsafeBufferPointer { unsafe BitPacker128.requiredWidth($0) }
+            unsafe block.withUnsafeBufferPointer { unsafe BitPacker128.pack($0, width: docBits, into: &blocks) }
             var tfBits = 0
             if recordsFreqs {
-                for i in 0..<blockLength { block[i] = tfs[start + i] - 1 }
-                tfBits = block.withUnsafeBufferPointer { BitPacker128.requiredWidth($0) }
-                block.withUnsafeBufferPointer { BitPacker128.pack($0, width: tfBits, into: &blocks) }
+                for i in 0..<blockLength { block[i] = unsafe tfs[start + i] - 1 }
+                tfBits = unsafe block.withUnsafeBufferPointer { unsafe BitPacker128.requiredWidth($0) }
+                unsafe block.withUnsafeBufferPointer { unsafe BitPacker128.pack($0, width: tfBits, into: &blocks) }
             }
-            postings.writeU32(docs[start + blockLength - 1])
+            unsafe postings.writeU32(docs[start + blockLength - 1])
             postings.writeU32(blockOffset)
             if recordsFreqs {
-                for i in 0..<blockLength { positionsUpTo &+= tfs[start + i] }
+                for i in 0..<blockLength { unsafe positionsUpTo &+= tfs[start + i] }
             }
             postings.writeU32(positionsUpTo)
             postings.writeU8(UInt8(docBits))
@@ -69,15 +69,15 @@ package struct PostingsSerializer {
             postings.writeU8(minNorm)
             postings.writeU8(UInt8(min(maxTF, UInt32(PostingsFormat.saturatedTF))))
         }
-        blocks.bytes.withUnsafeBytes { postings.writeBytes($0) }
+        unsafe blocks.bytes.withUnsafeBytes { unsafe postings.writeBytes($0) }
         for i in (fullBlocks * blockLength)..<docs.count {
-            postings.writeVInt(UInt64(Int64(docs[i]) - previous - 1))
-            previous = Int64(docs[i])
+            unsafe postings.writeVInt(UInt64(Int64(docs[i]) - previous - 1))
+            previous = unsafe Int64(docs[i])
         }
         if recordsFreqs {
-            for i in (fullBlocks * blockLength)..<docs.count { postings.writeVInt(UInt64(tfs[i] - 1)) }
+            for i in (fullBlocks * blockLength)..<docs.count { unsafe postings.writeVInt(UInt64(tfs[i] - 1)) }
         }
-        if !positionDeltas.isEmpty { writePositions(positionDeltas) }
+        if !positionDeltas.isEmpty { unsafe writePositions(positionDeltas) }
         return info
     }
 
@@ -86,12 +86,12 @@ package struct PostingsSerializer {
         positions.writeVInt(UInt64(deltas.count))
         let full = deltas.count / blockLength
         for b in 0..<full {
-            let chunk = UnsafeBufferPointer(rebasing: deltas[(b * blockLength)..<((b + 1) * blockLength)])
-            let width = BitPacker128.requiredWidth(chunk)
+            let chunk = unsafe UnsafeBufferPointer(rebasing: deltas[(b * blockLength)..<((b + 1) * blockLength)])
+            let width = unsafe BitPacker128.requiredWidth(chunk)
             positions.writeU8(UInt8(width))
-            BitPacker128.pack(chunk, width: width, into: &positions)
+            unsafe BitPacker128.pack(chunk, width: width, into: &positions)
         }
-        for i in (full * blockLength)..<deltas.count { positions.writeVInt(UInt64(deltas[i])) }
+        for i in (full * blockLength)..<deltas.count { unsafe positions.writeVInt(UInt64(deltas[i])) }
     }
 
     /// Ends both files with their footers and hands back their bytes.

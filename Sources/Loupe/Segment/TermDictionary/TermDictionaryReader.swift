@@ -10,15 +10,15 @@ package struct TermDictionaryReader: Sendable {
 
     /// Validates the footer, the directory and each field's block index bounds.
     package init(file: FileSlice, verifyChecksum: Bool) throws(FormatError) {
-        let body = try Footer.validate(
+        let body = unsafe try Footer.validate(
             file.bytes, kind: SegmentComponent.terms.kind, supportedVersion: SegmentComponent.terms.formatVersion,
             verifyChecksum: verifyChecksum)
         guard body.count >= 8 else { throw .truncated(offset: 0, needed: 8, available: body.count) }
-        let directoryOffset = Int(clamping: body.loadU64LE(at: body.count - 8))
+        let directoryOffset = unsafe Int(clamping: body.loadU64LE(at: body.count - 8))
         guard directoryOffset <= body.count - 8 else {
             throw .malformed(offset: body.count - 8, reason: "directory offset \(directoryOffset) past the end")
         }
-        var reader = ByteReader(UnsafeRawBufferPointer(rebasing: body[..<(body.count - 8)]), offset: directoryOffset)
+        var reader = unsafe ByteReader(UnsafeRawBufferPointer(rebasing: body[..<(body.count - 8)]), offset: directoryOffset)
         var fields: [Int: FieldTermDictionary] = [:]
         for _ in 0..<Int(try reader.readU32()) {
             let entryOffset = reader.offset
@@ -35,7 +35,7 @@ package struct TermDictionaryReader: Sendable {
             else {
                 throw .malformed(offset: entryOffset, reason: "term dictionary of field \(field) has inconsistent bounds")
             }
-            let dictionary = FieldTermDictionary(
+            let dictionary = unsafe FieldTermDictionary(
                 body: UnsafeRawBufferPointer(rebasing: body[..<directoryOffset]), termCount: terms, sectionOffset: section,
                 indexOffset: index, blockCount: blocks, keysOffset: keys)
             try dictionary.validateIndex()
@@ -52,6 +52,7 @@ package struct TermDictionaryReader: Sendable {
 /// One field's sorted terms: exact lookup and ordered iteration from any key.
 ///
 /// The raw views stay valid while the owning `TermDictionaryReader` (and so the mapped file) lives.
+@safe
 package struct FieldTermDictionary: @unchecked Sendable {
     private let body: UnsafeRawBufferPointer
     package let termCount: Int
@@ -64,7 +65,7 @@ package struct FieldTermDictionary: @unchecked Sendable {
         body: UnsafeRawBufferPointer, termCount: Int, sectionOffset: Int, indexOffset: Int, blockCount: Int,
         keysOffset: Int
     ) {
-        self.body = body
+        unsafe self.body = unsafe body
         self.termCount = termCount
         self.sectionOffset = sectionOffset
         self.indexOffset = indexOffset
@@ -75,10 +76,10 @@ package struct FieldTermDictionary: @unchecked Sendable {
     fileprivate func validateIndex() throws(FormatError) {
         for b in 0..<blockCount {
             let entry = indexOffset + b * TermDictionaryFormat.indexEntrySize
-            let start = sectionOffset + Int(clamping: body.loadU64LE(at: entry))
-            let keyStart = keysOffset + Int(body.loadU32LE(at: entry + 8))
-            let keyLength = Int(body.loadU32LE(at: entry + 12))
-            guard start < indexOffset, keyStart + keyLength <= body.count else {
+            let start = unsafe sectionOffset + Int(clamping: body.loadU64LE(at: entry))
+            let keyStart = unsafe keysOffset + Int(body.loadU32LE(at: entry + 8))
+            let keyLength = unsafe Int(body.loadU32LE(at: entry + 12))
+            guard start < indexOffset, unsafe keyStart + keyLength <= body.count else {
                 throw .malformed(offset: entry, reason: "term block \(b) points outside its section")
             }
         }
@@ -86,12 +87,12 @@ package struct FieldTermDictionary: @unchecked Sendable {
 
     private func firstKey(_ block: Int) -> UnsafeRawBufferPointer {
         let entry = indexOffset + block * TermDictionaryFormat.indexEntrySize
-        let start = keysOffset + Int(body.loadU32LE(at: entry + 8))
-        return UnsafeRawBufferPointer(rebasing: body[start..<(start + Int(body.loadU32LE(at: entry + 12)))])
+        let start = unsafe keysOffset + Int(body.loadU32LE(at: entry + 8))
+        return unsafe UnsafeRawBufferPointer(rebasing: body[start..<(start + Int(body.loadU32LE(at: entry + 12)))])
     }
 
     private func blockStart(_ block: Int) -> Int {
-        sectionOffset + Int(clamping: body.loadU64LE(at: indexOffset + block * TermDictionaryFormat.indexEntrySize))
+        unsafe sectionOffset + Int(clamping: body.loadU64LE(at: indexOffset + block * TermDictionaryFormat.indexEntrySize))
     }
 
     /// The last block whose first key is ≤ `key`, or -1 if `key` sorts before every term.
@@ -101,7 +102,7 @@ package struct FieldTermDictionary: @unchecked Sendable {
         var found = -1
         while lo <= hi {
             let mid = (lo + hi) / 2
-            if compareBytes(firstKey(mid), key) <= 0 {
+            if unsafe compareBytes(firstKey(mid), key) <= 0 {
                 found = mid
                 lo = mid + 1
             } else {
@@ -115,18 +116,18 @@ package struct FieldTermDictionary: @unchecked Sendable {
     /// - Complexity: O(log(termCount / 32)) comparisons plus decoding one block of ≤ 32 terms.
     package func get(_ key: UnsafeRawBufferPointer) -> TermInfo? {
         var cursor = TermCursor(dictionary: self)
-        guard cursor.seek(key), cursor.compareKey(to: key) == 0 else { return nil }
+        guard unsafe cursor.seek(key), unsafe cursor.compareKey(to: key) == 0 else { return nil }
         return cursor.info
     }
 
     package func get(_ key: [UInt8]) -> TermInfo? {
-        key.withUnsafeBytes { get($0) }
+        unsafe key.withUnsafeBytes { unsafe get($0) }
     }
 
     /// A cursor on the first term ≥ `key` (on nothing if there is none).
     package func cursor(from key: [UInt8]) -> TermCursor {
         var cursor = TermCursor(dictionary: self)
-        _ = key.withUnsafeBytes { cursor.seek($0) }
+        _ = unsafe key.withUnsafeBytes { unsafe cursor.seek($0) }
         return cursor
     }
 
@@ -150,15 +151,15 @@ package struct FieldTermDictionary: @unchecked Sendable {
 
         /// Compares the current term with `other`: negative, zero or positive.
         package func compareKey(to other: UnsafeRawBufferPointer) -> Int {
-            keyBuffer.withUnsafeBytes { compareBytes($0, other) }
+            unsafe keyBuffer.withUnsafeBytes { unsafe compareBytes($0, other) }
         }
 
         /// Positions on the first term ≥ `target`; returns whether there is one.
         package mutating func seek(_ target: UnsafeRawBufferPointer) -> Bool {
             guard dictionary.termCount > 0 else { return false }
-            let b = max(dictionary.block(containing: target), 0)
+            let b = unsafe max(dictionary.block(containing: target), 0)
             start(block: b)
-            while isValid && compareKey(to: target) < 0 { _ = next() }
+            while unsafe isValid && compareKey(to: target) < 0 { _ = next() }
             return isValid
         }
 
@@ -196,14 +197,14 @@ package struct FieldTermDictionary: @unchecked Sendable {
         }
 
         private mutating func decodeTerm() -> Bool {
-            var reader = ByteReader(UnsafeRawBufferPointer(rebasing: dictionary.body[..<dictionary.indexOffset]), offset: offset)
+            var reader = unsafe ByteReader(UnsafeRawBufferPointer(rebasing: dictionary.body[..<dictionary.indexOffset]), offset: offset)
             do {
                 let prefix = Int(clamping: try reader.readVInt())
                 let suffix = Int(clamping: try reader.readVInt())
                 guard prefix <= keyBuffer.count else { return false }
-                let bytes = try reader.readBytes(suffix)
+                let bytes = unsafe try reader.readBytes(suffix)
                 keyBuffer.removeSubrange(prefix...)
-                keyBuffer.append(contentsOf: bytes)
+                unsafe keyBuffer.append(contentsOf: bytes)
                 info.docFreq = try reader.readVInt32()
                 info.postingsOffset &+= try reader.readVInt()
                 info.positionsOffset &+= try reader.readVInt()
@@ -221,7 +222,7 @@ package struct FieldTermDictionary: @unchecked Sendable {
 package func compareBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
     let n = min(a.count, b.count)
     if n > 0, let pa = a.baseAddress, let pb = b.baseAddress {
-        let c = memcmp(pa, pb, n)
+        let c = unsafe memcmp(pa, pb, n)
         if c != 0 { return Int(c) }
     }
     return a.count - b.count

@@ -31,20 +31,20 @@ package struct TermDictionaryWriter {
         if startsBlock {
             blockStarts.append(UInt64(out.count - sectionStart))
             firstKeyRanges.append((UInt32(firstKeys.count), UInt32(key.count)))
-            firstKeys.append(contentsOf: key)
+            unsafe firstKeys.append(contentsOf: key)
             previousInfo = TermInfo(docFreq: 0, postingsOffset: 0, positionsOffset: 0)
         } else {
             let limit = min(key.count, previousKey.count)
-            while prefix < limit && key[prefix] == previousKey[prefix] { prefix += 1 }
+            while unsafe prefix < limit && key[prefix] == previousKey[prefix] { prefix += 1 }
         }
         out.writeVInt(UInt64(prefix))
         out.writeVInt(UInt64(key.count - prefix))
-        out.writeBytes(UnsafeBufferPointer(rebasing: key[prefix...]))
+        unsafe out.writeBytes(UnsafeBufferPointer(rebasing: key[prefix...]))
         out.writeVInt(UInt64(info.docFreq))
         out.writeVInt(info.postingsOffset - previousInfo.postingsOffset)
         out.writeVInt(info.positionsOffset &- previousInfo.positionsOffset)
         previousKey.removeAll(keepingCapacity: true)
-        previousKey.append(contentsOf: key)
+        unsafe previousKey.append(contentsOf: key)
         previousInfo = info
         termCount += 1
     }
