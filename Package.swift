@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "Loupe", targets: ["Loupe"]),
         .executable(name: "idx", targets: ["idx"]),
+        .executable(name: "loupe-bench", targets: ["LoupeBench"]),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
@@ -19,6 +20,7 @@ let package = Package(
             name: "Loupe", dependencies: ["LoupeCodec", "LoupeAnalysis", "LoupeQueryGrammar"], swiftSettings: strict),
         .target(name: "IdxKit", dependencies: ["Loupe", "LoupeCodec"], path: "Tools/IdxKit"),
         .executableTarget(name: "idx", dependencies: ["IdxKit"], path: "Tools/idx"),
+        .executableTarget(name: "LoupeBench", dependencies: ["Loupe", "LoupeCodec"], path: "Benchmarks/LoupeBench"),
         .target(name: "TestSupport", dependencies: ["Loupe", "LoupeCodec"], path: "Tests/TestSupport"),
         .testTarget(name: "LoupeCodecTests", dependencies: ["LoupeCodec", "TestSupport"]),
         .testTarget(

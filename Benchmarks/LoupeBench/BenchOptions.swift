@@ -1,0 +1,60 @@
+/// Command-line options of loupe-bench.
+struct BenchOptions {
+    struct UsageError: Error { var message: String }
+
+    var corpus = ""
+    var schema = ""
+    var queries = ""
+    var out = ""
+    var repetitions = 10
+    var threads = 1
+    var memoryMB = 50
+    var limitDocs: Int?
+    var queriesLimit: Int?
+    var indexDirectory: String?
+
+    static let usage = """
+        usage: loupe-bench --corpus F.jsonl[.gz] --schema S.json --queries Q.txt --out R.json
+                           [--repeat N] [--threads N] [--memory-mb N] [--limit-docs N] [--queries-limit N] [--index-dir D]
+        """
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> BenchOptions {
+        var options = BenchOptions()
+        var i = 0
+        func value(_ name: String) throws(UsageError) -> String {
+            i += 1
+            guard i < arguments.count else { throw UsageError(message: "\(name) needs a value") }
+            return arguments[i]
+        }
+        func number(_ name: String) throws(UsageError) -> Int {
+            let text = try value(name)
+            guard let n = Int(text), n > 0 else { throw UsageError(message: "\(name) needs a positive number, got '\(text)'") }
+            return n
+        }
+        while i < arguments.count {
+            switch arguments[i] {
+            case "--corpus": options.corpus = try value("--corpus")
+            case "--schema": options.schema = try value("--schema")
+            case "--queries": options.queries = try value("--queries")
+            case "--out": options.out = try value("--out")
+            case "--repeat": options.repetitions = try number("--repeat")
+            case "--threads": options.threads = try number("--threads")
+            case "--memory-mb": options.memoryMB = try number("--memory-mb")
+            case "--limit-docs": options.limitDocs = try number("--limit-docs")
+            case "--queries-limit": options.queriesLimit = try number("--queries-limit")
+            case "--index-dir": options.indexDirectory = try value("--index-dir")
+            case "--help", "-h": throw UsageError(message: "measures indexing, opening and queries")
+            case let other: throw UsageError(message: "unknown option '\(other)'")
+            }
+            i += 1
+        }
+        for (name, v) in [("--corpus", options.corpus), ("--schema", options.schema), ("--queries", options.queries), ("--out", options.out)]
+        where v.isEmpty {
+            throw UsageError(message: "\(name) is required")
+        }
+        guard options.threads == 1 else {
+            throw UsageError(message: "Loupe's writer indexes on one thread; --threads \(options.threads) is not supported yet")
+        }
+        return options
+    }
+}

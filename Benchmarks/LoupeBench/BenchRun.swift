@@ -1,0 +1,137 @@
+import Foundation
+import Loupe
+import LoupeCodec
+
+/// Runs the three measurements of loupe-bench and collects them into a `BenchReport`.
+struct BenchRun {
+    let options: BenchOptions
+
+    func run() throws -> BenchReport {
+        let schema = try Schema(json: String(contentsOfFile: options.schema, encoding: .utf8))
+        let directory = options.indexDirectory ?? NSTemporaryDirectory() + "loupe-bench-" + UUID().uuidString
+        try? FileManager.default.removeItem(atPath: directory)
+        defer { if options.indexDirectory == nil { try? FileManager.default.removeItem(atPath: directory) } }
+        var report = BenchReport(corpus: options.corpus, memoryMB: options.memoryMB, repetitions: options.repetitions)
+        try index(schema: schema, into: directory, report: &report)
+        try open(directory, report: &report)
+        let queries = BenchQuery.load(try String(contentsOfFile: options.queries, encoding: .utf8), limit: options.queriesLimit)
+        try search(queries, directory: directory, idField: schema.idField, report: &report)
+        return report
+    }
+
+    private func index(schema: Schema, into directory: String, report: inout BenchReport) throws {
+        let reader = try LineReader(path: options.corpus)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let index = try Index(path: directory, schema: schema)
+        let writer = try index.writer(memoryBudget: options.memoryMB * 1_000_000)
+        var docs = 0
+        var failed = 0
+        while let line = try reader.nextLine() {
+            if line.isEmpty { continue }
+            if let limit = options.limitDocs, docs + failed == limit { break }
+            do {
+                try writer.addJSON(bytes: line)
+                docs += 1
+            } catch {
+                failed += 1
+            }
+        }
+        try writer.commit()
+        let seconds = (clock.now - start).seconds
+        try index.reload()
+        report.index = .init(
+            docs: docs, failed: failed, inputBytes: reader.bytesRead, seconds: seconds,
+            sizeBytes: try Self.directorySize(directory), peakRSSMB: Self.peakRSSMegabytes(),
+            segments: index.searcher().segmentCount)
+    }
+
+    private func open(_ directory: String, report: inout BenchReport) throws {
+        let clock = ContinuousClock()
+        var times: [Double] = []
+        for _ in 0..<max(5, min(options.repetitions, 20)) {
+            let start = clock.now
+            let index = try Index(path: directory)
+            _ = index.searcher()
+            times.append((clock.now - start).seconds * 1000)
+        }
+        report.open = .init(firstMS: times[0], medianMS: median(times), repeat: times.count)
+    }
+
+    private func search(_ queries: [BenchQuery], directory: String, idField: String?, report: inout BenchReport) throws {
+        let index = try Index(path: directory)
+        let searcher = index.searcher()
+        var parsed: [Query?] = []
+        var results: [BenchReport.QueryResult] = []
+        for q in queries {
+            var result = BenchReport.QueryResult(query: q.text, queryClass: q.queryClass)
+            do {
+                parsed.append(try searcher.parseQuery(q.text))
+            } catch {
+                parsed.append(nil)
+                result.status = error.message.contains("issue #4") ? "unsupported" : "error"
+                result.error = error.message
+            }
+            results.append(result)
+        }
+        let clock = ContinuousClock()
+        var topTimes = [[Double]](repeating: [], count: queries.count)
+        var countTimes = [[Double]](repeating: [], count: queries.count)
+        for pass in 0...options.repetitions {
+            for (i, query) in parsed.enumerated() {
+                guard let query else { continue }
+                let start = clock.now
+                let found = try searcher.search(query, limit: 10)
+                let ids = found.hits.map { hit in idField.flatMap { hit.document.string($0) } ?? "" }
+                let top = (clock.now - start).seconds * 1_000_000
+                let countStart = clock.now
+                let count = try searcher.count(query)
+                let countTime = (clock.now - countStart).seconds * 1_000_000
+                if pass == 0 {
+                    results[i].count = count
+                    results[i].top10 = ids
+                    results[i].scores = found.hits.map { Double($0.score) }
+                } else {
+                    topTimes[i].append(top)
+                    countTimes[i].append(countTime)
+                }
+            }
+        }
+        for i in results.indices where parsed[i] != nil {
+            results[i].latencyMedian = median(topTimes[i])
+            results[i].latencyMin = topTimes[i].min() ?? 0
+            results[i].countLatencyMedian = median(countTimes[i])
+            results[i].repeats = topTimes[i].count
+        }
+        report.queries = results
+    }
+
+    private static func directorySize(_ path: String) throws -> Int {
+        try FileManager.default.contentsOfDirectory(atPath: path).reduce(0) { total, name in
+            let attributes = try FileManager.default.attributesOfItem(atPath: path + "/" + name)
+            return total + ((attributes[.size] as? Int) ?? 0)
+        }
+    }
+
+    /// VmHWM from /proc/self/status: the process's peak resident set.
+    private static func peakRSSMegabytes() -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kb = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { return 0 }
+        return kb / 1024
+    }
+}
+
+func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+extension Duration {
+    var seconds: Double {
+        let (s, attoseconds) = components
+        return Double(s) + Double(attoseconds) / 1e18
+    }
+}

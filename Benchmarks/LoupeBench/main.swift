@@ -1,0 +1,23 @@
+// loupe-bench: indexes a JSONL corpus, times opening the index and every query of a query file, and writes the
+// results as "anchor-bench/1" JSON (the shape Benchmarks/compare.py reads for every engine).
+//
+//   swift run -c release loupe-bench --corpus F.jsonl[.gz] --schema S.json --queries Q.txt --out R.json
+//       [--repeat N] [--threads N] [--memory-mb N] [--limit-docs N] [--queries-limit N] [--index-dir D]
+//
+// What is timed: indexing from writer creation to the end of commit (one writer thread); opening the index and its
+// searcher, several times; per query, after one warm-up pass over the whole list, `repeat` interleaved passes of a
+// top-10 BM25 search that also fetches the id field of the hits, and of a count-only search.
+import Foundation
+
+do {
+    let options = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
+    let report = try BenchRun(options: options).run()
+    try report.write(to: options.out)
+    report.printSummary()
+} catch let error as BenchOptions.UsageError {
+    FileHandle.standardError.write(Data("loupe-bench: \(error.message)\n\n\(BenchOptions.usage)\n".utf8))
+    exit(64)
+} catch {
+    FileHandle.standardError.write(Data("loupe-bench: \(error)\n".utf8))
+    exit(1)
+}

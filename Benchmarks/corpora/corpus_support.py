@@ -1,0 +1,108 @@
+"""Shared pieces of the corpus build scripts (stdlib only).
+
+Two concerns live here because both build scripts need them and nothing else does:
+
+* a private APT state: package lists fetched into a directory of our own, so a build
+  never needs `apt-get install` and never touches the system's lists or caches;
+* the output format: JSON Lines, gzip'd with a zero mtime so that the same inputs
+  give a byte-identical file.
+"""
+import glob
+import gzip
+import json
+import lzma
+import os
+import subprocess
+import sys
+
+# The Debian index a corpus is built from; other suites (updates, security) only
+# matter for downloading the newest .debs.
+BOOKWORM_PACKAGES = "*_debian_dists_bookworm_main_binary-amd64_Packages*"
+BOOKWORM_TRANSLATION = "*_debian_dists_bookworm_main_i18n_Translation-en*"
+
+
+def apt_options(lists_dir):
+    """apt-get/apt-cache options that read and write only `lists_dir`.
+
+    Empty `pkgcache`/`srcpkgcache` keep apt from rewriting the system's binary cache
+    from our lists. As root, apt would otherwise drop to the `_apt` user, which cannot
+    write into a private temporary directory, and only warn about it.
+    """
+    opts = ["-o", "Dir::State::Lists=" + lists_dir,
+            "-o", "Dir::Cache::pkgcache=", "-o", "Dir::Cache::srcpkgcache="]
+    if os.geteuid() == 0:
+        opts += ["-o", "APT::Sandbox::User=root"]
+    return opts
+
+
+def ensure_lists(lists_dir):
+    """Fill `lists_dir` with uncompressed Packages + Translation-en, unless it has them.
+
+    Runs, with the machine's configured sources:
+        apt-get update -o Dir::State::Lists=DIR -o Acquire::Languages=en \\
+            -o Acquire::GzipIndexes=false
+    Debian images often set `Acquire::Languages "none"`, which skips the long
+    descriptions; `GzipIndexes=false` stores the indexes uncompressed.
+    """
+    if glob.glob(os.path.join(lists_dir, BOOKWORM_PACKAGES)):
+        return
+    os.makedirs(os.path.join(lists_dir, "partial"), exist_ok=True)
+    print("apt-get update into %s" % lists_dir, file=sys.stderr)
+    cmd = (["apt-get", "update", "-qq"] + apt_options(lists_dir)
+           + ["-o", "Acquire::Languages=en", "-o", "Acquire::GzipIndexes=false"])
+    subprocess.run(cmd, check=True)
+    if not glob.glob(os.path.join(lists_dir, BOOKWORM_PACKAGES)):
+        sys.exit("apt-get update gave no bookworm main Packages in %s; "
+                 "are Debian bookworm sources configured?" % lists_dir)
+
+
+def find_list(lists_dir, pattern):
+    """The one index file in `lists_dir` matching `pattern`, or exit with a message."""
+    hits = sorted(glob.glob(os.path.join(lists_dir, pattern)))
+    if not hits:
+        sys.exit("no file matching %s in %s" % (pattern, lists_dir))
+    return hits[0]
+
+
+def read_index_text(path):
+    """Decompressed UTF-8 text of an APT index file, whatever apt stored it as."""
+    if path.endswith(".xz"):
+        with lzma.open(path) as f:
+            data = f.read()
+    elif path.endswith(".gz"):
+        with gzip.open(path) as f:
+            data = f.read()
+    elif path.endswith((".lz4", ".zst")):
+        # No lz4/zstd in the stdlib; apt's helper reads anything apt wrote.
+        data = subprocess.run(["/usr/lib/apt/apt-helper", "cat-file", path],
+                              check=True, stdout=subprocess.PIPE).stdout
+    else:
+        with open(path, "rb") as f:
+            data = f.read()
+    return data.decode("utf-8")
+
+
+def write_jsonl_gz(path, docs):
+    """Write `docs` (an iterable of dicts) as gzip'd JSON Lines; return (count, raw bytes).
+
+    Keys keep their insertion order, output is compact UTF-8, and the gzip header has
+    no name and mtime 0, so equal inputs give equal bytes. The file appears atomically.
+    Exits if two documents share an id.
+    """
+    seen = set()
+    count = raw_bytes = 0
+    tmp = path + ".tmp"
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(tmp, "wb") as raw:
+        with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=9) as gz:
+            for doc in docs:
+                if doc["id"] in seen:
+                    os.unlink(tmp)
+                    sys.exit("duplicate id %r" % doc["id"])
+                seen.add(doc["id"])
+                line = (json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+                gz.write(line)
+                count += 1
+                raw_bytes += len(line)
+    os.replace(tmp, path)
+    return count, raw_bytes
