@@ -1,8 +1,15 @@
 /// Many append-only byte streams in one growing buffer: each stream is a chain of slabs whose capacity doubles
 /// from 8 bytes up to 32 KiB, the last 4 bytes of a slab holding the offset of the next (tantivy's
 /// "expandable unrolled linked list"). One allocation serves every term of a segment.
-package struct ByteStreamArena {
-    package private(set) var buffer: [UInt8] = []
+///
+/// The buffer is raw memory owned by this class, so an append is a bounds-free store: the slab bookkeeping in
+/// `Stream` guarantees every write lands inside an allocated slab.
+@safe
+package final class ByteStreamArena {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Bytes handed out to slabs so far.
+    private var used = 0
     private static let linkSize = 4
     private static let firstCapacity = 8
     private static let maxCapacity = 1 << 15
@@ -16,32 +23,45 @@ package struct ByteStreamArena {
     }
 
     package init() {
-        buffer.reserveCapacity(1 << 20)
+        capacity = 1 << 20
+        unsafe base = .allocate(capacity: capacity)
     }
 
-    package var memoryUsage: Int { buffer.capacity }
+    deinit { unsafe base.deallocate() }
 
-    package mutating func newStream() -> Stream {
+    package var memoryUsage: Int { capacity }
+
+    package func newStream() -> Stream {
         let start = allocate(Self.firstCapacity)
         return Stream(
             head: start, position: start, slabEnd: start + UInt32(Self.firstCapacity), capacity: UInt32(Self.firstCapacity))
     }
 
-    private mutating func allocate(_ capacity: Int) -> UInt32 {
-        let start = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: capacity + Self.linkSize))
+    private func allocate(_ size: Int) -> UInt32 {
+        let needed = used + size + Self.linkSize
+        if needed > capacity {
+            var grown = capacity * 2
+            while grown < needed { grown *= 2 }
+            let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+            unsafe fresh.update(from: base, count: used)
+            unsafe base.deallocate()
+            unsafe base = fresh
+            capacity = grown
+        }
+        let start = used
+        used = needed
         return UInt32(start)
     }
 
     @inline(__always)
-    package mutating func append(_ byte: UInt8, to stream: inout Stream) {
+    package func append(_ byte: UInt8, to stream: inout Stream) {
         if stream.position == stream.slabEnd { grow(&stream) }
-        buffer[Int(stream.position)] = byte
-        stream.position += 1
+        unsafe base[Int(stream.position)] = byte
+        stream.position &+= 1
     }
 
     @inline(__always)
-    package mutating func appendVInt(_ value: UInt32, to stream: inout Stream) {
+    package func appendVInt(_ value: UInt32, to stream: inout Stream) {
         var v = value
         while v >= 0x80 {
             append(UInt8(truncatingIfNeeded: v) | 0x80, to: &stream)
@@ -50,15 +70,22 @@ package struct ByteStreamArena {
         append(UInt8(v), to: &stream)
     }
 
-    private mutating func grow(_ stream: inout Stream) {
-        let capacity = min(Int(stream.capacity) * 2, Self.maxCapacity)
-        let next = allocate(capacity)
-        unsafe withUnsafeBytes(of: next.littleEndian) { link in
-            for i in 0..<Self.linkSize { buffer[Int(stream.slabEnd) + i] = unsafe link[i] }
-        }
+    @inline(never)
+    private func grow(_ stream: inout Stream) {
+        let size = min(Int(stream.capacity) * 2, Self.maxCapacity)
+        let next = allocate(size)
+        unsafe (UnsafeMutableRawPointer(base) + Int(stream.slabEnd)).storeBytes(of: next.littleEndian, as: UInt32.self)
         stream.position = next
-        stream.slabEnd = next + UInt32(capacity)
-        stream.capacity = UInt32(capacity)
+        stream.slabEnd = next + UInt32(size)
+        stream.capacity = UInt32(size)
+    }
+
+    @inline(__always)
+    fileprivate func byte(at offset: Int) -> UInt8 { unsafe base[offset] }
+
+    @inline(__always)
+    fileprivate func link(at offset: Int) -> Int {
+        Int(UInt32(littleEndian: unsafe UnsafeRawPointer(base + offset).loadUnaligned(as: UInt32.self)))
     }
 
     /// Reads a stream from its head up to `end` (its writer's current `Stream`).
@@ -78,20 +105,19 @@ package struct ByteStreamArena {
         package var isAtEnd: Bool { position == end }
 
         @inline(__always)
-        package mutating func readByte(_ arena: borrowing ByteStreamArena) -> UInt8 {
+        package mutating func readByte(_ arena: ByteStreamArena) -> UInt8 {
             if position == slabEnd {
-                let b = arena.buffer
-                position = Int(UInt32(b[slabEnd]) | UInt32(b[slabEnd + 1]) << 8 | UInt32(b[slabEnd + 2]) << 16 | UInt32(b[slabEnd + 3]) << 24)
+                position = arena.link(at: slabEnd)
                 capacity = min(capacity * 2, ByteStreamArena.maxCapacity)
                 slabEnd = position + capacity
             }
-            let byte = arena.buffer[position]
+            let byte = arena.byte(at: position)
             position += 1
             return byte
         }
 
         @inline(__always)
-        package mutating func readVInt(_ arena: borrowing ByteStreamArena) -> UInt32 {
+        package mutating func readVInt(_ arena: ByteStreamArena) -> UInt32 {
             var result: UInt32 = 0
             var shift: UInt32 = 0
             while true {

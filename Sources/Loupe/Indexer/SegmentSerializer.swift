@@ -26,7 +26,7 @@ package enum SegmentSerializer {
             let norms = normColumns[slot].norms
             for id in sortedTermIDs(index.terms) {
                 decode(
-                    index.streams[id], record: index.record, arena: writer.arena, docs: &docs, tfs: &tfs, positions: &positions)
+                    index.states[id].stream, record: index.record, arena: writer.arena, docs: &docs, tfs: &tfs, positions: &positions)
                 let info = unsafe docs.withUnsafeBufferPointer { d in
                     unsafe tfs.withUnsafeBufferPointer { t in
                         unsafe positions.withUnsafeBufferPointer { p in
@@ -72,7 +72,7 @@ package enum SegmentSerializer {
 
     /// Decodes one term's stream (see Indexer.swift) into documents, frequencies and position deltas.
     private static func decode(
-        _ stream: ByteStreamArena.Stream, record: IndexRecordOption, arena: borrowing ByteStreamArena,
+        _ stream: ByteStreamArena.Stream, record: IndexRecordOption, arena: ByteStreamArena,
         docs: inout [UInt32], tfs: inout [UInt32], positions: inout [UInt32]
     ) {
         docs.removeAll(keepingCapacity: true)

@@ -2,24 +2,29 @@ import LoupeAnalysis
 
 /// One segment being built in memory.
 package struct SegmentWriter {
-    /// Per-term state of one field, indexed by term id.
+    /// What the indexer tracks per term while documents arrive (32 bytes, one array per field).
+    package struct TermState {
+        package var stream: ByteStreamArena.Stream
+        /// The last document holding the term, `noDocument` before the first.
+        var lastDoc: UInt32 = TermState.noDocument
+        var termFrequency: UInt32 = 0
+        var lastPosition: UInt32 = 0
+        package var docFrequency: UInt32 = 0
+
+        static let noDocument = UInt32.max
+    }
+
+    /// The postings being built for one indexed field.
     package struct FieldIndex {
         package let field: Int
         package let record: IndexRecordOption
         package var terms = TermHashMap()
-        package var streams: [ByteStreamArena.Stream] = []
-        package var lastDoc: [UInt32] = []
-        package var termFrequency: [UInt32] = []
-        package var lastPosition: [UInt32] = []
-        package var docFrequency: [UInt32] = []
+        package var states: [TermState] = []
         /// Exact token count of each document in this field.
         package var norms: [UInt32] = []
         package var totalTokens: UInt64 = 0
 
-        /// Marks a term with no document yet.
-        static let noDocument = UInt32.max
-
-        var memoryUsage: Int { terms.memoryUsage + streams.capacity * 16 + (lastDoc.capacity * 4) * 4 + norms.capacity * 4 }
+        var memoryUsage: Int { terms.memoryUsage + states.capacity * 32 + norms.capacity * 4 }
     }
 
     package let schema: Schema
@@ -27,7 +32,7 @@ package struct SegmentWriter {
     /// FieldIndex slot of each schema field, nil when the field is not indexed.
     private let slots: [Int?]
     private var analyzers: [AnalysisSession?]
-    package private(set) var arena = ByteStreamArena()
+    package let arena = ByteStreamArena()
     package private(set) var store = DocStoreWriter()
     package private(set) var fast: FastFieldsWriter
     package private(set) var maxDoc: UInt32 = 0
@@ -76,71 +81,81 @@ package struct SegmentWriter {
         maxDoc += 1
     }
 
+    /// Indexes the values one document has for one field. The field's state is moved out of `fields` for the
+    /// duration, so the per-token updates touch a uniquely owned local instead of a nested array element.
     private mutating func index(
         _ values: ArraySlice<(field: Int, value: PreparedDocument.Value)>, field: Int, slot: Int, doc: UInt32
     ) {
+        var target = FieldIndex(field: field, record: fields[slot].record)
+        swap(&target, &fields[slot])
+        defer { swap(&target, &fields[slot]) }
         var tokens: UInt32 = 0
+        let arena = self.arena
         if var session = analyzers[field] {
             analyzers[field] = nil
+            defer { analyzers[field] = session }
             var start = 0
             for v in values {
                 guard case .bytes(let text) = v.value else { continue }
                 let summary = session.analyze(text.span, startPosition: start) { term, position in
-                    unsafe term.withUnsafeBufferPointer { unsafe self.record($0, slot: slot, doc: doc, position: UInt32(position)) }
+                    unsafe term.withUnsafeBufferPointer {
+                        unsafe Self.record($0, in: &target, arena: arena, doc: doc, position: UInt32(position))
+                    }
                 }
                 tokens += UInt32(summary.tokenCount)
                 start = summary.endPosition + AnalysisLimits.positionGap
             }
-            analyzers[field] = session
         } else {
             for (ordinal, v) in values.enumerated() {
                 switch v.value {
                 case .bytes(let bytes):
-                    unsafe bytes.withUnsafeBufferPointer { unsafe record($0, slot: slot, doc: doc, position: UInt32(ordinal)) }
+                    unsafe bytes.withUnsafeBufferPointer {
+                        unsafe Self.record($0, in: &target, arena: arena, doc: doc, position: UInt32(ordinal))
+                    }
                 case .mapped(let mapped):
                     unsafe withUnsafeBytes(of: mapped.bigEndian) {
-                        unsafe record($0.assumingMemoryBound(to: UInt8.self), slot: slot, doc: doc, position: UInt32(ordinal))
+                        unsafe Self.record(
+                            $0.assumingMemoryBound(to: UInt8.self), in: &target, arena: arena, doc: doc,
+                            position: UInt32(ordinal))
                     }
                 }
                 tokens += 1
             }
         }
-        fields[slot].norms[Int(doc)] = tokens
-        fields[slot].totalTokens += UInt64(tokens)
+        target.norms[Int(doc)] = tokens
+        target.totalTokens += UInt64(tokens)
     }
 
     @inline(__always)
-    private mutating func record(_ term: UnsafeBufferPointer<UInt8>, slot: Int, doc: UInt32, position: UInt32) {
-        let (id, isNew) = unsafe fields[slot].terms.insert(term)
-        if isNew {
-            fields[slot].streams.append(arena.newStream())
-            fields[slot].lastDoc.append(FieldIndex.noDocument)
-            fields[slot].termFrequency.append(0)
-            fields[slot].lastPosition.append(0)
-            fields[slot].docFrequency.append(0)
-        }
-        let record = fields[slot].record
-        let last = fields[slot].lastDoc[id]
-        if last != doc {
-            if last != FieldIndex.noDocument { closeDocument(slot: slot, term: id) }
-            let delta = last == FieldIndex.noDocument ? doc : doc - last
-            arena.appendVInt(delta, to: &fields[slot].streams[id])
-            fields[slot].lastDoc[id] = doc
-            fields[slot].docFrequency[id] += 1
-            fields[slot].termFrequency[id] = 0
-            fields[slot].lastPosition[id] = 0
-        }
-        fields[slot].termFrequency[id] += 1
-        if record == .position {
-            arena.appendVInt(position - fields[slot].lastPosition[id] + 1, to: &fields[slot].streams[id])
-            fields[slot].lastPosition[id] = position
+    private static func record(
+        _ term: UnsafeBufferPointer<UInt8>, in index: inout FieldIndex, arena: ByteStreamArena, doc: UInt32,
+        position: UInt32
+    ) {
+        let (id, isNew) = unsafe index.terms.insert(term)
+        if isNew { index.states.append(TermState(stream: arena.newStream())) }
+        let record = index.record
+        unsafe index.states.withUnsafeMutableBufferPointer { states in
+            let last = unsafe states[id].lastDoc
+            if last != doc {
+                if last != TermState.noDocument { unsafe closeDocument(&states[id], record: record, arena: arena) }
+                unsafe arena.appendVInt(last == TermState.noDocument ? doc : doc - last, to: &states[id].stream)
+                unsafe states[id].lastDoc = doc
+                unsafe states[id].docFrequency += 1
+                unsafe states[id].termFrequency = 0
+                unsafe states[id].lastPosition = 0
+            }
+            unsafe states[id].termFrequency += 1
+            if record == .position {
+                unsafe arena.appendVInt(position - states[id].lastPosition + 1, to: &states[id].stream)
+                unsafe states[id].lastPosition = position
+            }
         }
     }
 
-    private mutating func closeDocument(slot: Int, term id: Int) {
-        switch fields[slot].record {
-        case .position: arena.append(0, to: &fields[slot].streams[id])
-        case .freq: arena.appendVInt(fields[slot].termFrequency[id], to: &fields[slot].streams[id])
+    private static func closeDocument(_ state: inout TermState, record: IndexRecordOption, arena: ByteStreamArena) {
+        switch record {
+        case .position: arena.append(0, to: &state.stream)
+        case .freq: arena.appendVInt(state.termFrequency, to: &state.stream)
         case .basic: break
         }
     }
@@ -148,8 +163,9 @@ package struct SegmentWriter {
     /// Closes every term's open document so each stream can be decoded to its end.
     package mutating func closeAllDocuments() {
         for slot in fields.indices {
-            for id in 0..<fields[slot].terms.count where fields[slot].lastDoc[id] != FieldIndex.noDocument {
-                closeDocument(slot: slot, term: id)
+            let record = fields[slot].record
+            for id in fields[slot].states.indices where fields[slot].states[id].lastDoc != TermState.noDocument {
+                Self.closeDocument(&fields[slot].states[id], record: record, arena: arena)
             }
         }
     }

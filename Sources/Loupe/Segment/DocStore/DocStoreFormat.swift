@@ -14,6 +14,8 @@
 /// Constants of the document store.
 package enum DocStoreFormat {
     package static let blockTargetSize = 16 * 1024
+    /// zlib level of the blocks.
+    package static let compressionLevel: Int32 = 6
     package static let indexEntrySize = 20
     /// Decompressed blocks kept per segment reader.
     package static let cachedBlocks = 16

@@ -9,6 +9,7 @@ package struct DocStoreWriter {
     private var data = ByteWriter(capacity: DocStoreFormat.blockTargetSize * 2)
     private var raw = ByteWriter(capacity: DocStoreFormat.blockTargetSize * 2 + 512)
     private var blockFirstDoc: UInt32 = 0
+    private let deflater = Deflater(level: DocStoreFormat.compressionLevel)
     package private(set) var docCount: UInt32 = 0
 
     package init() {}
@@ -36,7 +37,7 @@ package struct DocStoreWriter {
         raw.writeU32(UInt32(ends.count))
         for end in ends { raw.writeU32(end) }
         unsafe data.bytes.withUnsafeBytes { unsafe raw.writeBytes($0) }
-        let block = unsafe raw.bytes.withUnsafeBytes { unsafe Deflate.compress($0) }
+        let block = unsafe raw.bytes.withUnsafeBytes { unsafe deflater.compress($0) }
         index.writeU32(blockFirstDoc)
         index.writeU64(UInt64(compressed.count))
         index.writeU32(UInt32(block.count))

@@ -1,0 +1,1 @@
+"""Helpers of Benchmarks/compare.py: inputs, measurement, one module per Python engine, and the report."""

@@ -1,0 +1,68 @@
+"""Reading the benchmark's inputs: schema (both shapes), query lists, and JSONL corpus lines."""
+import gzip
+import json
+
+NUMERIC_TYPES = ("u64", "i64", "f64", "bool", "date")
+
+
+def load_schema(path):
+    """Both schema shapes → {"fields": [normalized field dicts], "default_fields", "id_field"}."""
+    with open(path) as fh:
+        raw = json.load(fh)
+    if isinstance(raw["fields"], dict):
+        # The shared corpora's object-keyed shape carries types only: fill in what Loupe's schema would say.
+        fields = []
+        for name, spec in raw["fields"].items():
+            kind = spec["type"]
+            fields.append({"name": name, "type": kind, "stored": True, "indexed": True,
+                           "fast": kind in NUMERIC_TYPES, "tokenizer": "default" if kind == "text" else "raw",
+                           "record": "position" if kind == "text" else "basic"})
+        defaults = raw.get("default_search_fields") or raw.get("default_fields") or []
+    else:
+        fields = [dict({"stored": False, "indexed": True, "fast": False}, **f) for f in raw["fields"]]
+        defaults = raw.get("default_fields") or raw.get("default_search_fields") or []
+    if not defaults:
+        defaults = [f["name"] for f in fields if f["type"] == "text"]
+    return {"fields": fields, "default_fields": defaults, "id_field": raw.get("id_field")}
+
+
+def infer_class(query):
+    """Same rules, in the same order, as loupe-bench's QueryFile.inferClass."""
+    if '"' in query:
+        return "phrase"
+    if " TO " in query or ":>" in query or ":<" in query:
+        return "range"
+    words = [w for w in query.split(" ") if w]
+    if len(words) > 1 and all(w.startswith("+") for w in words):
+        return "and2"
+    if ":" in query:
+        return "field"
+    return "or2" if len(words) > 1 else "term"
+
+
+def load_queries(path, limit):
+    """[(class, query)]: `class<TAB>query` or a bare query; empty and `#` lines skipped, as loupe-bench does."""
+    out = []
+    with open(path, encoding="utf-8") as fh:
+        for line in fh.read().split("\n"):
+            if not line or line.startswith("#"):
+                continue
+            label, tab, text = line.partition("\t")
+            out.append((label, text) if tab else (infer_class(line), line))
+            if limit and len(out) == limit:
+                break
+    return out
+
+
+def corpus_lines(path, limit_docs):
+    """Yields the corpus's non-empty JSONL lines (bytes, newline kept), the first `limit_docs` of them."""
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rb") as fh:
+        n = 0
+        for line in fh:
+            if not line.strip():
+                continue
+            if limit_docs and n == limit_docs:
+                return
+            n += 1
+            yield line

@@ -1,0 +1,195 @@
+"""The comparison: one text table (per engine and query class, with Loupe ratios and agreement) and a PNG chart."""
+import os
+import statistics
+
+from .measure import median, p90
+
+ENGINES = ("loupe", "tantivy", "fts5")
+COLORS = {"tantivy": "#1f77b4", "fts5": "#ff7f0e"}
+
+
+def by_key(engine_result, queries):
+    """Our query list → that engine's record (matched by text and occurrence), or None."""
+    seen, index = {}, {}
+    for q in (engine_result or {}).get("queries", []):
+        k = (q["query"], seen.get(q["query"], 0))
+        seen[q["query"]] = k[1] + 1
+        index[k] = q
+    seen, out = {}, []
+    for _, text in queries:
+        k = (text, seen.get(text, 0))
+        seen[text] = k[1] + 1
+        out.append(index.get(k))
+    return out
+
+
+def ok(record):
+    """The engine answered this query and timed it."""
+    return record is not None and record.get("status") == "ok" and record.get("latency_us_median") is not None
+
+
+def ratio(a, b):
+    """a / b, or None when either side is missing."""
+    return a / b if a is not None and b else None
+
+
+def paired_ratio(mine, theirs, key):
+    """Median of Loupe's latencies over median of the other's, on the queries both answered."""
+    pairs = [(a[key], b[key]) for a, b in zip(mine, theirs) if ok(a) and ok(b) and a[key] is not None]
+    return ratio(median([a for a, _ in pairs]), median([b for _, b in pairs])) if pairs else None
+
+
+def overlap(a, b):
+    """|A∩B| / max(|A|, |B|) of two top-10 id lists; two empty lists agree."""
+    a, b = [str(x) for x in a or []], [str(x) for x in b or []]
+    return 1.0 if not a and not b else len(set(a) & set(b)) / max(len(a), len(b))
+
+
+def fmt(value, digits=0, suffix=""):
+    """A table cell: thousands separators, "-" for missing."""
+    return "-" if value is None else f"{value:,.{digits}f}{suffix}"
+
+
+def index_table(engines, names):
+    """Indexing and opening, one row per engine, then Loupe's ratios to each other engine."""
+    columns = (("docs/s", 10, 0, lambda e: e["index"]["docs_per_s"]),
+               ("MB/s", 8, 1, lambda e: e["index"]["mb_per_s"]),
+               ("size MB", 9, 1, lambda e: e["index"]["size_bytes"] / 1e6),
+               ("segs", 6, 0, lambda e: e["index"].get("segments")),
+               ("RSS MB", 8, 0, lambda e: e["index"].get("peak_rss_mb")),
+               ("open p50 ms", 13, 2, lambda e: e["open"]["median_ms"]))
+    head = f"{'indexing':<18}" + "".join(f"{title:>{width}}" for title, width, _, _ in columns)
+    lines = [head, "-" * len(head)]
+    for name in names:
+        lines.append(f"{name:<18}" + "".join(f"{fmt(get(engines[name]), digits):>{width}}"
+                                             for _, width, digits, get in columns))
+    for other in ("tantivy", "fts5"):
+        if "loupe" in names and other in names:
+            cells = [ratio(get(engines["loupe"]), get(engines[other])) if title != "segs" else None
+                     for title, _, _, get in columns]
+            lines.append(f"{'Loupe/' + other:<18}" + "".join(f"{fmt(r, 2, 'x'):>{c[1]}}"
+                                                             for r, c in zip(cells, columns)))
+    return lines
+
+
+def query_table(queries, rows):
+    """Per class: each engine's answered count, p50/p90 top-10 and p50 count µs; Loupe ratios; agreement."""
+    missing = [None] * len(queries)
+    loupe, tantivy, fts5 = (rows.get(e, missing) for e in ENGINES)
+    group = f"{'ok':>4}{'p50':>8}{'p90':>8}{'cnt':>7}"
+    head1 = f"{'':<17} |" + "".join(f"{name:^{len(group)}} |" for name in ENGINES) + \
+        f"{'Loupe/tantivy':^14}|{'Loupe/FTS5':^14}|{'vs tantivy':^14}"
+    head2 = f"{'class':<13}{'n':>4} |" + f"{group} |" * len(ENGINES) + "   top    cnt |" * 2 + " =count  ovl10"
+    lines = [head1, head2, "-" * len(head2)]
+    chart, agreement = {}, {}
+    classes = list(dict.fromkeys(cls for cls, _ in queries))
+    for cls in classes + ["all"]:
+        picked = [i for i, (c, _) in enumerate(queries) if cls in ("all", c)]
+        cells = f"{cls:<13}{len(picked):>4} |"
+        for name in ENGINES:
+            answered = [rows[name][i] for i in picked if ok(rows[name][i])] if name in rows else []
+            top = [q["latency_us_median"] for q in answered]
+            cnt = [q["count_latency_us_median"] for q in answered if q.get("count_latency_us_median") is not None]
+            cells += (f"{len(answered) if name in rows else '-':>4}{fmt(median(top)):>8}{fmt(p90(top)):>8}"
+                      f"{fmt(median(cnt)):>7} |")
+        mine = [loupe[i] for i in picked]
+        for other in (tantivy, fts5):
+            theirs = [other[i] for i in picked]
+            top = paired_ratio(mine, theirs, "latency_us_median")
+            chart.setdefault(cls, []).append(top)
+            cells += f"{fmt(top, 2):>6}{fmt(paired_ratio(mine, theirs, 'count_latency_us_median'), 2):>7} |"
+        both = [(loupe[i], tantivy[i]) for i in picked if ok(loupe[i]) and ok(tantivy[i])]
+        same = statistics.fmean(a["count"] == b["count"] for a, b in both) if both else None
+        ovl = statistics.fmean(overlap(a["top10"], b["top10"]) for a, b in both) if both else None
+        agreement[cls] = {"n": len(both), "count_agreement": same, "top10_overlap": ovl}
+        if cls == "all":
+            lines.append("-" * len(head2))
+        lines.append(cells + f"{fmt(same, 2):>7}{fmt(ovl, 2):>7}")
+    return lines, chart, agreement
+
+
+def report(results, queries):
+    """The printed comparison; also stores the agreement figures in `results`. Returns (text, chart data)."""
+    engines = results["engines"]
+    names = [e for e in ENGINES if e in engines]
+    rows = {e: by_key(engines[e], queries) for e in names}
+    corpus, run = results["corpus"], results["run"]
+    lines = [f"corpus {run['corpus_name']}: {corpus['docs']:,} docs, {corpus['bytes'] / 1e6:,.1f} MB of JSONL; "
+             f"{len(queries)} queries, {run['repeat']} timed passes; {run['date']}, {run['machine']}",
+             "Ratios are Loupe/other: for latency, size, open time and RSS, < 1 means Loupe is faster/smaller; "
+             "for docs/s and MB/s, > 1 means Loupe is faster.", ""]
+    lines += index_table(engines, names)
+    lines.append("")
+    table, chart, agreement = query_table(queries, rows)
+    lines += table
+    lines += ["ok: queries answered; p50/p90: of the per-query median µs (top-10 search + id fetch), cnt: p50 µs "
+              "of count-only.",
+              "Loupe/x: median Loupe µs / median x µs over the queries both answered. =count: share of queries "
+              "with equal hit counts; ovl10: mean |A∩B|/max(|A|,|B|) of top-10 ids."]
+    loupe, tantivy = rows.get("loupe"), rows.get("tantivy")
+    if loupe and tantivy:
+        differ = [(cls, text, a["count"], b["count"]) for (cls, text), a, b in zip(queries, loupe, tantivy)
+                  if ok(a) and ok(b) and a["count"] != b["count"]]
+        if differ:
+            lines.append(f"\nHit counts that differ, Loupe vs tantivy ({len(differ)} queries"
+                         + (", first 20):" if len(differ) > 20 else "):"))
+            lines += [f"  {cls:<13} {text:<55} loupe {a:>8,}  tantivy {b:>8,}" for cls, text, a, b in differ[:20]]
+    for name in names:
+        statuses = [r.get("status", "?") if r else "missing" for r in rows[name] if not ok(r)]
+        if statuses:
+            lines.append(f"{name} did not answer {len(statuses)} queries: "
+                         + ", ".join(f"{statuses.count(s)} {s}" for s in sorted(set(statuses))))
+    results["agreement_with_tantivy"] = agreement
+    return "\n".join(lines), chart
+
+
+def ratio_bars(ax, groups, series):
+    """Grouped bars growing from 1.0 on a log axis, so a Loupe win points down and a loss points up."""
+    values = [v for _, _, vs in series for v in vs if v]
+    reach = max([2.0] + [max(v, 1 / v) * 1.4 for v in values])
+    width = 0.8 / max(1, len(series))
+    for k, (label, color, vs) in enumerate(series):
+        xs = [i + (k - (len(series) - 1) / 2) * width for i in range(len(groups))]
+        ax.bar([x for x, v in zip(xs, vs) if v], [v - 1 for v in vs if v], width, bottom=1, label=label, color=color)
+        for x, v in zip(xs, vs):
+            ax.text(x, v or 1.0, f"{v:.2f}" if v else "n/a", ha="center", va="bottom" if (v or 1) >= 1 else "top",
+                    fontsize=7)
+    ax.set_yscale("log")
+    ax.set_ylim(1 / reach, reach)
+    exponents = [e for e in range(-10, 11) if 1 / reach <= 2.0 ** e <= reach]
+    exponents = [e for e in exponents if e % (1 + len(exponents) // 9) == 0]
+    ax.set_yticks([2.0 ** e for e in exponents], [f"{2 ** e}×" if e >= 0 else f"1/{2 ** -e}×" for e in exponents])
+    ax.minorticks_off()
+    ax.axhline(1.0, color="black", linewidth=1)
+    ax.set_xticks(range(len(groups)), groups, rotation=30, ha="right")
+    ax.text(0.99, 0.02, "below 1: Loupe better", transform=ax.transAxes, ha="right", fontsize=8, color="dimgray")
+
+
+def draw_chart(path, results, chart):
+    """Per-class top-10 latency ratios and a small panel of index ratios, all Loupe/other on log axes."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    engines = results["engines"]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5.5), gridspec_kw={"width_ratios": [3.2, 1]})
+    classes = list(chart)
+    others = [o for o in ("tantivy", "fts5") if o in engines]
+    ratio_bars(left, classes, [(f"Loupe / {o}", COLORS[o], [chart[c][k] for c in classes])
+                               for k, o in enumerate(("tantivy", "fts5")) if o in others])
+    left.set_ylabel("Loupe / other, median top-10 latency (log)")
+    left.set_title("Top-10 query latency by class (queries both answered)")
+    loupe = engines["loupe"]
+    index_series = [(f"Loupe / {o}", COLORS[o],
+                     [ratio(engines[o]["index"]["docs_per_s"], loupe["index"]["docs_per_s"]),
+                      ratio(loupe["index"]["size_bytes"], engines[o]["index"]["size_bytes"]),
+                      ratio(loupe["open"]["median_ms"], engines[o]["open"]["median_ms"])]) for o in others]
+    ratio_bars(right, ["index time\n(1 / docs/s)", "index size", "open p50"], index_series)
+    right.set_title("Index and open")
+    run = results["run"]
+    fig.suptitle(f"Loupe vs tantivy {engines.get('tantivy', {}).get('version', '')} vs SQLite FTS5 — "
+                 f"{run['corpus_name']} ({results['corpus']['docs']:,} docs) — {run['date']} — {run['machine']}")
+    handles, labels = left.get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper center", ncol=len(labels), bbox_to_anchor=(0.5, 0.95), frameon=False)
+    fig.tight_layout(rect=(0, 0, 1, 0.92))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

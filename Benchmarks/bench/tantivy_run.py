@@ -1,0 +1,86 @@
+"""tantivy 0.27 (PyPI) on the benchmark's corpus, schema and queries; runs in its own worker process."""
+import importlib.metadata
+import os
+import time
+
+import tantivy
+
+from .inputs import corpus_lines
+from .measure import class_summary, index_record, open_times, query_record, time_queries
+
+
+def tantivy_schema(schema):
+    """Loupe's field types mapped onto tantivy's: string → raw tokenizer, basic record; the rest as declared."""
+    builder = tantivy.SchemaBuilder()
+    for f in schema["fields"]:
+        name, kind, stored, indexed, fast = f["name"], f["type"], f["stored"], f["indexed"], f["fast"]
+        if kind == "text":
+            builder.add_text_field(name, stored=stored, fast=fast, tokenizer_name=f.get("tokenizer") or "default",
+                                   index_option=f.get("record") or "position")
+        elif kind == "string":
+            builder.add_text_field(name, stored=stored, fast=fast, tokenizer_name="raw", index_option="basic")
+        else:
+            add = {"u64": builder.add_unsigned_field, "i64": builder.add_integer_field,
+                   "f64": builder.add_float_field, "bool": builder.add_boolean_field,
+                   "date": builder.add_date_field}[kind]
+            add(name, stored=stored, indexed=indexed, fast=fast)
+    return builder.build()
+
+
+def run_tantivy(job):
+    """Indexes with one writer thread and Loupe's memory budget, then times open and queries."""
+    schema = job["schema"]
+    path = os.path.join(job["workdir"], "tantivy")
+    os.makedirs(path)
+    index = tantivy.Index(tantivy_schema(schema), path=path)
+    docs = failed = input_bytes = 0
+    start = time.perf_counter()
+    writer = index.writer(heap_size=job["memory_mb"] * 1_000_000, num_threads=1)
+    for line in corpus_lines(job["corpus"], job["limit_docs"]):
+        input_bytes += len(line)
+        try:
+            writer.add_json(line.decode("utf-8"))  # JSON is parsed in Rust, as Loupe parses it in Swift
+            docs += 1
+        except Exception:  # tantivy-py reports a bad document as ValueError, but any error is one failed doc
+            failed += 1
+    writer.commit()
+    writer.wait_merging_threads()
+    seconds = time.perf_counter() - start
+    del writer
+    index.reload()
+    indexed = index_record(docs, failed, input_bytes, seconds, path, index.searcher().num_segments)
+
+    def open_once():
+        fresh = tantivy.Index.open(path)
+        fresh.reload()
+        fresh.searcher()
+    opened = open_times(open_once, job["repeat"])
+
+    searcher = index.searcher()
+    id_field = schema["id_field"]
+    queries = []
+    for cls, text in job["queries"]:
+        record = query_record(cls, text)
+        try:
+            record["_run"] = index.parse_query(text, default_field_names=schema["default_fields"])
+        except BaseException as e:
+            if isinstance(e, (KeyboardInterrupt, SystemExit)):
+                raise
+            record.update(status="error", error=f"{type(e).__name__}: {e}")
+        queries.append(record)
+
+    def top10(query):
+        found = searcher.search(query, limit=10, count=True)
+        ids = [searcher.doc(address).get_first(id_field) if id_field else None for _, address in found.hits]
+        return ids, [round(score, 6) for score, _ in found.hits], found.count
+
+    def count(query):
+        return searcher.search(query, limit=1, count=True).count  # limit=0 panics in tantivy-py
+    time_queries(queries, top10, count, job["repeat"])
+    return {"engine": "tantivy", "version": importlib.metadata.version("tantivy"),
+            "config": {"heap_size_bytes": job["memory_mb"] * 1_000_000, "num_threads": 1, "repeat": job["repeat"],
+                       "top10": "search(limit=10, count=True) + doc(addr) per hit; count: search(limit=1).count",
+                       "timed": "writer creation → commit + wait_merging_threads; reads and gunzips the file",
+                       "peak_rss": "whole Python worker process", "default_fields": schema["default_fields"]},
+            "index": indexed, "open": opened, "queries": queries, "classes": class_summary(queries)}
+

@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Loupe vs tantivy 0.27 (PyPI) vs SQLite FTS5 on one corpus, schema and query list.
+
+What it measures, per engine: indexing (docs/s, MB/s of JSONL, index size, segments, peak RSS), opening the
+index (fresh open + searcher, several times), and per query, after one warm-up pass, `--repeat` interleaved
+passes of a top-10 search that also fetches the id field of the hits, and of a count-only search.
+Every engine indexes on ONE thread with the same memory budget and streams the (gzipped) JSONL file itself.
+Each of tantivy and FTS5 runs in its own child process so that its peak RSS is its own.
+
+    Benchmarks/compare.sh --corpus Benchmarks/corpora/movies/movies.jsonl.gz \
+        --schema Benchmarks/corpora/movies/schema.json --queries Benchmarks/corpora/movies/queries.classes.tsv
+
+Writes the merged "anchor-bench/1" JSON (--out), a PNG chart beside it (--chart) and prints one table.
+The first run creates a virtualenv (env LOUPE_BENCH_VENV, default /tmp/loupe-bench-venv) with tantivy==0.27.0
+and matplotlib, then re-runs itself inside it.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ inside the repository
+from bench.inputs import corpus_lines, load_queries, load_schema  # noqa: E402
+from bench.report import ENGINES, draw_chart, report  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PACKAGE_DIR = os.path.dirname(HERE)
+TANTIVY_PIN = "tantivy==0.27.0"
+
+
+# ---------------------------------------------------------------- environment
+
+def ensure_venv():
+    """Re-executes this script inside its own venv, creating it and installing the pins on first use."""
+    venv = os.environ.get("LOUPE_BENCH_VENV", "/tmp/loupe-bench-venv")
+    if os.path.realpath(sys.prefix) == os.path.realpath(venv):
+        return
+    python = os.path.join(venv, "bin", "python")
+    if not os.path.exists(python):
+        subprocess.check_call([sys.executable, "-m", "venv", venv])
+    probe = "import importlib.metadata as m, matplotlib; assert m.version('tantivy') == '0.27.0'"
+    if subprocess.call([python, "-c", probe], stderr=subprocess.DEVNULL) != 0:
+        print(f"compare: installing {TANTIVY_PIN} and matplotlib into {venv}", file=sys.stderr)
+        subprocess.check_call([python, "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                               TANTIVY_PIN, "matplotlib"])
+    os.execv(python, [python, os.path.abspath(__file__), *sys.argv[1:]])
+
+
+# ---------------------------------------------------------------- engines
+
+def run_loupe(args, queries_path):
+    """Builds loupe-bench in release mode and runs it on the same inputs; returns its "loupe" engine record."""
+    out = os.path.join(args.workdir, "loupe.json")
+    subprocess.check_call(["swift", "build", "-c", "release", "--product", "loupe-bench"], cwd=args.package)
+    bin_dir = subprocess.check_output(["swift", "build", "-c", "release", "--show-bin-path"],
+                                      cwd=args.package, text=True).strip()
+    command = [os.path.join(bin_dir, "loupe-bench"), "--corpus", args.corpus, "--schema", args.schema,
+               "--queries", queries_path, "--out", out, "--repeat", str(args.repeat),
+               "--memory-mb", str(args.memory_mb), "--index-dir", os.path.join(args.workdir, "loupe")]
+    if args.threads:
+        command += ["--threads", str(args.threads)]
+    if args.limit_docs:
+        command += ["--limit-docs", str(args.limit_docs)]
+    subprocess.check_call(command, cwd=args.package, stdout=sys.stderr)
+    return read_loupe_json(out)
+
+
+def read_loupe_json(path):
+    """The "loupe" engine record of a loupe-bench results file."""
+    with open(path) as fh:
+        results = json.load(fh)
+    return results["engines"]["loupe"]
+
+
+def run_worker(engine, args, queries, schema):
+    """Runs one Python engine in a child process so that its peak RSS is its own."""
+    job = {"corpus": args.corpus, "schema": schema, "queries": queries, "repeat": args.repeat,
+           "limit_docs": args.limit_docs, "memory_mb": args.memory_mb, "workdir": args.workdir}
+    job_path = os.path.join(args.workdir, f"{engine}.job.json")
+    result_path = os.path.join(args.workdir, f"{engine}.json")
+    with open(job_path, "w") as fh:
+        json.dump(job, fh)
+    subprocess.check_call([sys.executable, os.path.abspath(__file__), "--worker", engine, job_path, result_path])
+    with open(result_path) as fh:
+        return json.load(fh)
+
+
+# ---------------------------------------------------------------- main
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--corpus", required=True, help="JSONL corpus, optionally gzipped")
+    ap.add_argument("--schema", required=True, help="Loupe schema JSON (list or object-keyed fields)")
+    ap.add_argument("--queries", required=True, help="one query per line, optionally class<TAB>query")
+    ap.add_argument("--out", default=os.path.join(HERE, "results", "latest.json"))
+    ap.add_argument("--chart", help="PNG path (default: --out with .png)")
+    ap.add_argument("--engines", default=",".join(ENGINES))
+    ap.add_argument("--repeat", type=int, default=10, help="timed passes over the query list")
+    ap.add_argument("--threads", type=int, help="passed to loupe-bench (tantivy and FTS5 always use one)")
+    ap.add_argument("--memory-mb", type=int, help="indexing memory budget for every engine (default: Loupe's, or 50)")
+    ap.add_argument("--limit-docs", type=int, help="index only the first N docs")
+    ap.add_argument("--queries-limit", type=int, help="run only the first N queries")
+    ap.add_argument("--loupe-json", help="reuse this loupe-bench results file instead of running loupe-bench")
+    ap.add_argument("--package", default=PACKAGE_DIR, help="Swift package holding loupe-bench")
+    ap.add_argument("--keep", action="store_true", help="keep the temporary indexes and intermediate JSON")
+    args = ap.parse_args(argv)
+    args.engines = [e.strip() for e in args.engines.split(",") if e.strip()]
+    unknown = set(args.engines) - set(ENGINES)
+    if unknown:
+        ap.error(f"unknown engine(s): {', '.join(sorted(unknown))}")
+    args.corpus, args.schema, args.queries = map(os.path.abspath, (args.corpus, args.schema, args.queries))
+    args.chart = args.chart or os.path.splitext(args.out)[0] + ".png"
+    return args
+
+
+def main(argv):
+    args = parse_args(argv)
+    schema = load_schema(args.schema)
+    queries = load_queries(args.queries, args.queries_limit)
+    args.workdir = tempfile.mkdtemp(prefix="loupe-compare-")
+    queries_path = os.path.join(args.workdir, "queries.tsv")
+    with open(queries_path, "w", encoding="utf-8") as fh:  # the exact list every engine runs
+        fh.writelines(f"{c}\t{q}\n" for c, q in queries)
+    docs = total = 0
+    for line in corpus_lines(args.corpus, args.limit_docs):
+        docs, total = docs + 1, total + len(line)
+    machine = f"{platform.machine()}, {len(os.sched_getaffinity(0))} CPUs"
+    results = {"format": "anchor-bench/1", "corpus": {"path": args.corpus, "docs": docs, "bytes": total},
+               "engines": {}, "run": {"date": datetime.date.today().isoformat(), "machine": machine,
+                                      "corpus_name": re.sub(r"\.jsonl(\.gz)?$", "", os.path.basename(args.corpus)),
+                                      "python": platform.python_version(), "queries": args.queries,
+                                      "repeat": args.repeat}}
+    loupe_reused = read_loupe_json(args.loupe_json) if args.loupe_json and "loupe" in args.engines else None
+    if args.memory_mb is None:  # every engine gets Loupe's budget
+        args.memory_mb = int(((loupe_reused or {}).get("config") or {}).get("memory_budget_mb") or 50)
+    failures = []
+    for engine in args.engines:
+        print(f"compare: running {engine}…", file=sys.stderr, flush=True)
+        try:
+            if engine == "loupe":
+                results["engines"]["loupe"] = loupe_reused or run_loupe(args, queries_path)
+            else:
+                results["engines"][engine] = run_worker(engine, args, queries, schema)
+        except (subprocess.CalledProcessError, OSError, KeyError, ValueError) as e:
+            print(f"compare: {engine} failed: {e}", file=sys.stderr)
+            failures.append(engine)
+    table, chart = report(results, queries)
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out, "w") as fh:
+        json.dump(results, fh, indent=1, ensure_ascii=False)
+    print(table)
+    if "loupe" in results["engines"] and len(results["engines"]) > 1:
+        draw_chart(args.chart, results, chart)
+        print(f"\nwrote {args.out} and {args.chart}")
+    else:
+        print(f"\nwrote {args.out} (no chart: it needs Loupe and another engine)")
+    if args.keep:
+        print(f"kept {args.workdir}")
+    else:
+        shutil.rmtree(args.workdir, ignore_errors=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 5 and sys.argv[1] == "--worker":
+        _, _, engine_name, job_file, result_file = sys.argv
+        with open(job_file) as job_fh:
+            worker_job = json.load(job_fh)
+        if engine_name == "tantivy":
+            from bench.tantivy_run import run_tantivy as run_engine
+        else:
+            from bench.fts5_run import run_fts5 as run_engine
+        worker_result = run_engine(worker_job)
+        with open(result_file, "w") as result_fh:
+            json.dump(worker_result, result_fh, ensure_ascii=False)
+        sys.exit(0)
+    ensure_venv()
+    sys.exit(main(sys.argv[1:]))
