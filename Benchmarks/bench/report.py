@@ -1,5 +1,4 @@
 """The comparison: one text table (per engine and query class, with Loupe ratios and agreement) and a PNG chart."""
-import os
 import statistics
 
 from .measure import median, p90
@@ -119,6 +118,10 @@ def report(results, queries):
              "Ratios are Loupe/other: for latency, size, open time and RSS, < 1 means Loupe is faster/smaller; "
              "for docs/s and MB/s, > 1 means Loupe is faster.", ""]
     lines += index_table(engines, names)
+    indexed = {name: engines[name]["index"]["docs"] for name in names}
+    if len(set(indexed.values())) > 1:
+        lines.append("NOTE: the engines indexed different numbers of docs: "
+                     + ", ".join(f"{name} {n:,}" for name, n in indexed.items()))
     lines.append("")
     table, chart, agreement = query_table(queries, rows)
     lines += table

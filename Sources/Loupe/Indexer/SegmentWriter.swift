@@ -28,7 +28,8 @@ package struct SegmentWriter {
     }
 
     package let schema: Schema
-    package private(set) var fields: [FieldIndex] = []
+    /// One entry per indexed field; an entry is nil only while `index` has moved it out.
+    private var indexes: [FieldIndex?] = []
     /// FieldIndex slot of each schema field, nil when the field is not indexed.
     private let slots: [Int?]
     private var analyzers: [AnalysisSession?]
@@ -42,8 +43,8 @@ package struct SegmentWriter {
         var slots = [Int?](repeating: nil, count: schema.fields.count)
         var analyzers = [AnalysisSession?](repeating: nil, count: schema.fields.count)
         for (i, entry) in schema.fields.enumerated() where entry.indexed {
-            slots[i] = fields.count
-            fields.append(FieldIndex(field: i, record: entry.record))
+            slots[i] = indexes.count
+            indexes.append(FieldIndex(field: i, record: entry.record))
             if entry.type == .text {
                 guard let analyzer = registry.analyzer(named: entry.tokenizer) else {
                     throw IndexError(
@@ -58,15 +59,18 @@ package struct SegmentWriter {
         fast = FastFieldsWriter(schema: schema)
     }
 
+    /// The postings being built, one per indexed field in schema order.
+    package var fields: [FieldIndex] { indexes.compactMap { $0 } }
+
     /// Bytes held by this segment, compared against the writer's memory budget.
     package var memoryUsage: Int {
-        fields.reduce(arena.memoryUsage + store.memoryUsage + fast.memoryUsage) { $0 + $1.memoryUsage }
+        indexes.reduce(arena.memoryUsage + store.memoryUsage + fast.memoryUsage) { $0 + ($1?.memoryUsage ?? 0) }
     }
 
     /// Indexes one document as document number `maxDoc`.
     package mutating func add(_ document: PreparedDocument) {
         let doc = maxDoc
-        for f in fields.indices { fields[f].norms.append(0) }
+        for f in indexes.indices { indexes[f]?.norms.append(0) }
         var i = 0
         let values = document.values
         while i < values.count {
@@ -81,14 +85,13 @@ package struct SegmentWriter {
         maxDoc += 1
     }
 
-    /// Indexes the values one document has for one field. The field's state is moved out of `fields` for the
-    /// duration, so the per-token updates touch a uniquely owned local instead of a nested array element.
+    /// Indexes the values one document has for one field. The field's state is moved out of `indexes` for the
+    /// duration (no copy, no allocation), so the per-token updates touch a uniquely owned local instead of a
+    /// nested array element.
     private mutating func index(
         _ values: ArraySlice<(field: Int, value: PreparedDocument.Value)>, field: Int, slot: Int, doc: UInt32
     ) {
-        var target = FieldIndex(field: field, record: fields[slot].record)
-        swap(&target, &fields[slot])
-        defer { swap(&target, &fields[slot]) }
+        guard var target = indexes[slot].take() else { return }
         var tokens: UInt32 = 0
         let arena = self.arena
         if var session = analyzers[field] {
@@ -124,6 +127,7 @@ package struct SegmentWriter {
         }
         target.norms[Int(doc)] = tokens
         target.totalTokens += UInt64(tokens)
+        indexes[slot] = target
     }
 
     @inline(__always)
@@ -162,11 +166,12 @@ package struct SegmentWriter {
 
     /// Closes every term's open document so each stream can be decoded to its end.
     package mutating func closeAllDocuments() {
-        for slot in fields.indices {
-            let record = fields[slot].record
-            for id in fields[slot].states.indices where fields[slot].states[id].lastDoc != TermState.noDocument {
-                Self.closeDocument(&fields[slot].states[id], record: record, arena: arena)
+        for slot in indexes.indices {
+            guard var index = indexes[slot].take() else { continue }
+            for id in index.states.indices where index.states[id].lastDoc != TermState.noDocument {
+                Self.closeDocument(&index.states[id], record: index.record, arena: arena)
             }
+            indexes[slot] = index
         }
     }
 }

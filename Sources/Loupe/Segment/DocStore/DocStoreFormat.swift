@@ -15,7 +15,7 @@
 package enum DocStoreFormat {
     package static let blockTargetSize = 16 * 1024
     /// zlib level of the blocks.
-    package static let compressionLevel: Int32 = 6
+    package static let compressionLevel: Int32 = 1
     package static let indexEntrySize = 20
     /// Decompressed blocks kept per segment reader.
     package static let cachedBlocks = 16
