@@ -13,6 +13,7 @@ import Synchronization
 /// ```
 public final class Index: Sendable {
     package let directory: any Directory
+    private let verifiesChecksums: Bool
     public let schema: Schema
     private let state: Mutex<State>
 
@@ -23,26 +24,33 @@ public final class Index: Sendable {
 
     /// Opens the index at `path`, creating it (and the folder) when there is none.
     ///
-    /// - Parameter schema: required to create; when opening, it must equal the stored schema if given.
+    /// Opening always checks every file's footer (magic, file kind, format version) and every offset the readers
+    /// use; it reads no more than that, so opening stays fast and memory-light however large the index. Pass
+    /// `verifyChecksums: true` to also read every byte and check each file's CRC32 (as `checkIntegrity()` does).
+    ///
+    /// - Parameters:
+    ///   - schema: required to create; when opening, it must equal the stored schema if given.
+    ///   - verifyChecksums: check the CRC32 of every file of every segment opened, now and on `reload()`.
     /// - Throws: `IndexError` `.schemaMismatch`, `.notFound` (no index and no schema), `.corruption`, `.io`.
-    public convenience init(path: String, schema: Schema? = nil) throws(IndexError) {
+    public convenience init(path: String, schema: Schema? = nil, verifyChecksums: Bool = false) throws(IndexError) {
         let directory: MmapDirectory
         do {
             directory = try MmapDirectory(path: path, create: schema != nil)
         } catch {
             throw IndexError(storage: error)
         }
-        try self.init(directory: directory, schema: schema)
+        try self.init(directory: directory, schema: schema, verifyChecksums: verifyChecksums)
     }
 
     /// A new index that lives in memory only.
     public static func inMemory(schema: Schema) -> Index {
         // Creating in a fresh RAM directory writes one meta file and cannot fail.
-        try! Index(directory: RAMDirectory(), schema: schema)
+        try! Index(directory: RAMDirectory(), schema: schema, verifyChecksums: false)
     }
 
-    package init(directory: any Directory, schema: Schema?) throws(IndexError) {
+    package init(directory: any Directory, schema: Schema?, verifyChecksums: Bool) throws(IndexError) {
         self.directory = directory
+        self.verifiesChecksums = verifyChecksums
         let meta: IndexMeta
         if directory.exists(IndexMeta.fileName) {
             meta = try Self.readMeta(directory)
@@ -67,7 +75,8 @@ public final class Index: Sendable {
         }
         self.schema = meta.schema
         let analyzers = AnalyzerRegistry.builtIn
-        let searcher = try Self.openSearcher(directory: directory, meta: meta, reusing: [], analyzers: analyzers)
+        let searcher = try Self.openSearcher(
+            directory: directory, meta: meta, reusing: [], analyzers: analyzers, verifyChecksums: verifyChecksums)
         state = Mutex(State(searcher: searcher, analyzers: analyzers))
     }
 
@@ -93,7 +102,9 @@ public final class Index: Sendable {
     public func reload() throws(IndexError) {
         let meta = try Self.readMeta(directory)
         let (current, analyzers) = state.withLock { ($0.searcher, $0.analyzers) }
-        let fresh = try Self.openSearcher(directory: directory, meta: meta, reusing: current.segments, analyzers: analyzers)
+        let fresh = try Self.openSearcher(
+            directory: directory, meta: meta, reusing: current.segments, analyzers: analyzers,
+            verifyChecksums: verifiesChecksums)
         state.withLock {
             $0.searcher = fresh
         }
@@ -134,15 +145,23 @@ public final class Index: Sendable {
         return unsafe try IndexMeta.decode(file.bytes, location: directory.location + "/" + IndexMeta.fileName)
     }
 
+    /// Reads every file of the current searcher's segments and checks its CRC32.
+    /// - Throws: `IndexError` `.corruption` naming the first damaged file.
+    /// - Complexity: O(index size): it reads every byte.
+    public func checkIntegrity() throws(IndexError) {
+        for segment in searcher().segments { try segment.verifyChecksums() }
+    }
+
     private static func openSearcher(
-        directory: any Directory, meta: IndexMeta, reusing open: [SegmentReader], analyzers: AnalyzerRegistry
+        directory: any Directory, meta: IndexMeta, reusing open: [SegmentReader], analyzers: AnalyzerRegistry,
+        verifyChecksums: Bool
     ) throws(IndexError) -> Searcher {
         var readers: [SegmentReader] = []
         for segment in meta.segments {
             if let existing = open.first(where: { $0.id == segment.id }) {
                 readers.append(existing)
             } else {
-                readers.append(try SegmentReader(directory: directory, meta: segment, verifyChecksums: true))
+                readers.append(try SegmentReader(directory: directory, meta: segment, verifyChecksums: verifyChecksums))
             }
         }
         return Searcher(schema: meta.schema, segments: readers, analyzers: analyzers)

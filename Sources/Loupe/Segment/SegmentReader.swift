@@ -12,6 +12,8 @@ package final class SegmentReader: Sendable {
     package let fast: FastFieldsReader
     /// Bytes of the segment's files.
     package let byteCount: Int
+    /// Every component file, for `verifyChecksums`.
+    private let files: [(component: SegmentComponent, file: FileSlice)]
 
     /// Opens the segment's files from `directory` and validates their footers (and checksums when asked).
     /// - Throws: `IndexError` `.corruption`/`.incompatibleFormat` naming the file and byte offset, or `.io`.
@@ -26,9 +28,11 @@ package final class SegmentReader: Sendable {
             }
         }
         var total = 0
+        var files: [(component: SegmentComponent, file: FileSlice)] = []
         func validated<T>(_ component: SegmentComponent, _ body: (FileSlice) throws(FormatError) -> T) throws(IndexError) -> T {
             let file = try open(component)
             total += file.count
+            files.append((component, file))
             do {
                 return try body(file)
             } catch {
@@ -51,10 +55,24 @@ package final class SegmentReader: Sendable {
             try FastFieldsReader(file: f, maxDoc: maxDoc, verifyChecksum: verifyChecksums)
         }
         byteCount = total
+        self.files = files
         guard store.docCount == maxDoc else {
             throw IndexError(
                 .corruption, "document store holds \(store.docCount) documents, meta.json says \(maxDoc)",
                 context: .init(file: SegmentComponent.store.fileName(meta.id), segment: meta.id.description))
+        }
+    }
+
+    /// Reads every byte of every file of the segment and checks it against its footer's CRC.
+    /// - Throws: `IndexError` `.corruption` naming the first damaged file.
+    package func verifyChecksums() throws(IndexError) {
+        for (component, file) in files {
+            do {
+                _ = try unsafe Footer.validate(
+                    file.bytes, kind: component.kind, supportedVersion: component.formatVersion, verifyChecksum: true)
+            } catch {
+                throw IndexError(format: error, file: component.fileName(id), segment: id)
+            }
         }
     }
 

@@ -131,11 +131,40 @@ import TestSupport
         bytes[bytes.count / 2] ^= 0x40
         try bytes.write(to: url)
         do {
-            _ = try Index(path: tmp.path)
+            _ = try Index(path: tmp.path, verifyChecksums: true)
             Issue.record("expected corruption")
         } catch {
             #expect(error.code == .corruption)
             #expect(error.context.file == postings)
+        }
+        // A plain open checks footers and offsets only; the integrity check reads every byte.
+        let reopened = try Index(path: tmp.path)
+        do {
+            try reopened.checkIntegrity()
+            Issue.record("expected corruption")
+        } catch {
+            #expect(error.code == .corruption)
+            #expect(error.context.file == postings)
+        }
+    }
+
+    @Test func damagedFooterIsReportedByEveryOpen() throws {
+        let tmp = TemporaryDirectory()
+        let index = try Index(path: tmp.path, schema: Self.schema)
+        let writer = try index.writer()
+        try writer.addDocument(doc(1))
+        try writer.commit()
+        let terms = try #require(try segmentFiles(tmp.path).first { $0.hasSuffix(".terms") })
+        let url = URL(fileURLWithPath: tmp.path + "/" + terms)
+        var bytes = try Data(contentsOf: url)
+        bytes[bytes.count - 1] ^= 0xFF
+        try bytes.write(to: url)
+        do {
+            _ = try Index(path: tmp.path)
+            Issue.record("expected corruption")
+        } catch {
+            #expect(error.code == .corruption)
+            #expect(error.message.contains("magic"))
         }
     }
 
