@@ -34,7 +34,7 @@ public final class Searcher: Sendable {
         var top = TopDocs(k: k)
         var count = 0
         for (i, segment) in segments.enumerated() {
-            count += collectTopDocs(weight.scorer(segment), segment: i, into: &top)
+            count += collectTopDocs(weight.scorer(segment, ordinal: i), segment: i, into: &top)
         }
         var hits: [SearchHit] = []
         for entry in top.sorted().dropFirst(offset) {
@@ -46,7 +46,7 @@ public final class Searcher: Sendable {
     /// The number of documents matching `query`, without scoring.
     public func count(_ query: Query) throws(IndexError) -> Int {
         let weight = try compile(query)
-        return segments.reduce(0) { $0 + countDocs(weight.scorer($1)) }
+        return segments.enumerated().reduce(0) { $0 + weight.count($1.element, ordinal: $1.offset) }
     }
 
     /// Parses a query string (tantivy syntax) over `defaultFields` (the schema's when nil).

@@ -1,56 +1,85 @@
-/// A query resolved against one searcher: field names are ordinals, terms are bytes, and BM25 statistics are
-/// global (summed over the searcher's segments). Builds one scorer per segment.
+/// A query resolved against one searcher: field names are ordinals, terms are looked up once in every segment
+/// (their `TermInfo`s kept, one per segment in search order), and BM25 statistics are global (summed over the
+/// searcher's segments). Builds one scorer per segment.
 package indirect enum Weight: Sendable {
     case all(score: Float)
     case empty
-    case term(field: Int, term: [UInt8], bm25: BM25Weight, hasFreqs: Bool)
-    case phrase(field: Int, terms: [(bytes: [UInt8], offset: UInt32)], bm25: BM25Weight)
+    case term(TermWeight)
+    case phrase(field: Int, terms: [PhraseTerm], bm25: BM25Weight)
     case boolean(must: [Weight], should: [Weight], mustNot: [Weight])
     case boost(Weight, Float)
 
-    /// The scorer of this weight on `segment`.
-    package func scorer(_ segment: SegmentReader) -> any Scorer {
+    /// One term of one field, with where it lives in each segment.
+    package struct TermWeight: Sendable {
+        package var field: Int
+        package var hasFreqs: Bool
+        package var bm25: BM25Weight
+        /// The term's info in segment i, nil where the segment lacks the term.
+        package var infos: [TermInfo?]
+    }
+
+    /// One term of a phrase: its position in the phrase and its info per segment.
+    package struct PhraseTerm: Sendable {
+        package var offset: UInt32
+        package var infos: [TermInfo?]
+    }
+
+    /// The scorer of this weight on `segment`, the searcher's segment number `ordinal`.
+    package func scorer(_ segment: SegmentReader, ordinal: Int) -> any Scorer {
         switch self {
         case .all(let score):
             return AllScorer(maxDoc: segment.maxDoc, score: score)
         case .empty:
             return EmptyScorer()
-        case .term(let field, let term, let bm25, let hasFreqs):
-            guard let cursor = postings(segment, field: field, term: term, hasFreqs: hasFreqs) else { return EmptyScorer() }
-            return TermScorer(postings: cursor.postings, norms: segment.norms.column(field), bm25: bm25)
+        case .term(let term):
+            guard let scorer = term.scorer(segment, ordinal: ordinal) else { return EmptyScorer() }
+            return scorer
         case .phrase(let field, let terms, let bm25):
             var members: [(postings: PostingsCursor, positions: PositionsCursor, offset: UInt32)] = []
             for term in terms {
-                guard let found = postings(segment, field: field, term: term.bytes, hasFreqs: true) else {
-                    return EmptyScorer()
-                }
-                let positions = unsafe PositionsCursor(file: segment.positions.bytes, offset: found.info.positionsOffset)
-                members.append((found.postings, positions, term.offset))
+                guard let info = term.infos[ordinal] else { return EmptyScorer() }
+                let postings = unsafe PostingsCursor(file: segment.postings.bytes, info: info, hasFreqs: true)
+                let positions = unsafe PositionsCursor(file: segment.positions.bytes, offset: info.positionsOffset)
+                members.append((postings, positions, term.offset))
             }
             return PhraseScorer(terms: members, norms: segment.norms.column(field), bm25: bm25)
         case .boolean(let must, let should, let mustNot):
-            let mustScorers = must.map { $0.scorer(segment) }
+            let mustScorers = must.map { $0.scorer(segment, ordinal: ordinal) }
             if mustScorers.contains(where: { $0.doc == terminatedDoc }) { return EmptyScorer() }
-            let shouldScorers = should.map { $0.scorer(segment) }.filter { $0.doc != terminatedDoc }
+            let shouldScorers = should.map { $0.scorer(segment, ordinal: ordinal) }.filter { $0.doc != terminatedDoc }
             if mustScorers.isEmpty && shouldScorers.isEmpty { return EmptyScorer() }
-            let mustNotScorers = mustNot.map { $0.scorer(segment) }.filter { $0.doc != terminatedDoc }
+            let mustNotScorers = mustNot.map { $0.scorer(segment, ordinal: ordinal) }.filter { $0.doc != terminatedDoc }
             if mustScorers.count + shouldScorers.count == 1 && mustNotScorers.isEmpty {
                 return mustScorers.first ?? shouldScorers[0]
             }
             return BooleanScorer(must: mustScorers, should: shouldScorers, mustNot: mustNotScorers)
         case .boost(let inner, let factor):
-            return boosted(inner.scorer(segment), factor)
+            return boosted(inner.scorer(segment, ordinal: ordinal), factor)
+        }
+    }
+
+    /// Matches in one segment. A term's count is its document frequency (no document is ever deleted yet), so
+    /// counting a term query reads no postings; everything else walks its scorer.
+    package func count(_ segment: SegmentReader, ordinal: Int) -> Int {
+        switch self {
+        case .all: return segment.maxDoc
+        case .empty: return 0
+        case .term(let term): return Int(term.infos[ordinal]?.docFreq ?? 0)
+        case .boost(let inner, _): return inner.count(segment, ordinal: ordinal)
+        case .phrase, .boolean: return countDocs(scorer(segment, ordinal: ordinal))
         }
     }
 
     private func boosted<S: Scorer>(_ inner: S, _ factor: Float) -> any Scorer {
         BoostScorer(inner, factor: factor)
     }
+}
 
-    private func postings(_ segment: SegmentReader, field: Int, term: [UInt8], hasFreqs: Bool)
-        -> (postings: PostingsCursor, info: TermInfo)?
-    {
-        guard let info = segment.terms.field(field)?.get(term), info.docFreq > 0 else { return nil }
-        return unsafe (PostingsCursor(file: segment.postings.bytes, info: info, hasFreqs: hasFreqs), info)
+extension Weight.TermWeight {
+    /// The term's scorer on one segment, nil when the segment lacks the term.
+    package func scorer(_ segment: SegmentReader, ordinal: Int) -> TermScorer? {
+        guard let info = infos[ordinal], info.docFreq > 0 else { return nil }
+        let postings = unsafe PostingsCursor(file: segment.postings.bytes, info: info, hasFreqs: hasFreqs)
+        return TermScorer(postings: postings, norms: segment.norms.column(field), bm25: bm25)
     }
 }

@@ -15,9 +15,9 @@ package struct WeightBuilder {
             return .all(score: 1)
         case .term(let name, let value):
             let (field, entry) = try resolve(name)
-            let term = try termBytes(value, entry)
-            let bm25 = BM25Weight(docFreqs: [docFreq(field, term)], totalDocs: totalDocs, totalTokens: totalTokens(field))
-            return .term(field: field, term: term, bm25: bm25, hasFreqs: entry.record != .basic)
+            let infos = lookup(field, try termBytes(value, entry))
+            let bm25 = BM25Weight(docFreqs: [docFreq(infos)], totalDocs: totalDocs, totalTokens: totalTokens(field))
+            return .term(Weight.TermWeight(field: field, hasFreqs: entry.record != .basic, bm25: bm25, infos: infos))
         case .phrase(let name, let words):
             let (field, entry) = try resolve(name)
             guard !words.isEmpty else { return .empty }
@@ -29,8 +29,10 @@ package struct WeightBuilder {
                     "field '\(name)' does not record positions, so it cannot answer a phrase query; index it with record \"position\"",
                     context: .init(field: name))
             }
-            let bm25 = BM25Weight(docFreqs: terms.map { docFreq(field, $0) }, totalDocs: totalDocs, totalTokens: totalTokens(field))
-            return .phrase(field: field, terms: terms.enumerated().map { ($1, UInt32($0)) }, bm25: bm25)
+            let infos = terms.map { lookup(field, $0) }
+            let bm25 = BM25Weight(docFreqs: infos.map(docFreq), totalDocs: totalDocs, totalTokens: totalTokens(field))
+            return .phrase(
+                field: field, terms: infos.enumerated().map { Weight.PhraseTerm(offset: UInt32($0), infos: $1) }, bm25: bm25)
         case .boolean(let clauses):
             var must: [Weight] = []
             var should: [Weight] = []
@@ -48,13 +50,6 @@ package struct WeightBuilder {
         case .boost(let inner, let factor):
             return .boost(try build(inner), factor)
         }
-    }
-
-    /// Phrase weight from analyzed tokens with their positions (as the query parser produces them).
-    package func phrase(field: Int, terms: [(bytes: [UInt8], offset: UInt32)]) -> Weight {
-        let bm25 = BM25Weight(
-            docFreqs: terms.map { docFreq(field, $0.bytes) }, totalDocs: totalDocs, totalTokens: totalTokens(field))
-        return .phrase(field: field, terms: terms, bm25: bm25)
     }
 
     private func resolve(_ name: String) throws(IndexError) -> (Int, FieldEntry) {
@@ -81,8 +76,14 @@ package struct WeightBuilder {
         }
     }
 
-    private func docFreq(_ field: Int, _ term: [UInt8]) -> UInt64 {
-        searcher.segments.reduce(0) { $0 + UInt64($1.terms.field(field)?.get(term)?.docFreq ?? 0) }
+    /// The term's info in each segment, in search order.
+    private func lookup(_ field: Int, _ term: [UInt8]) -> [TermInfo?] {
+        searcher.segments.map { $0.terms.field(field)?.get(term) }
+    }
+
+    /// Documents holding the term over all segments (BM25's n).
+    private func docFreq(_ infos: [TermInfo?]) -> UInt64 {
+        infos.reduce(0) { $0 + UInt64($1?.docFreq ?? 0) }
     }
 
     private func totalTokens(_ field: Int) -> UInt64 {

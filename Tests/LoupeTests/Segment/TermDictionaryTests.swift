@@ -50,6 +50,7 @@ import TestSupport
                 _ = cursor.next()
             }
             #expect(seen == keys.filter { !$0.lexicographicallyPrecedes(probe) }, "seed \(seed) probe \(probe)")
+            #expect((dictionary.get(probe) != nil) == keys.contains(probe), "seed \(seed) probe \(probe)")
         }
         #expect(dictionary.get([0x7A, 0x7A]) == nil)
         #expect(reader.field(7)?.termCount == other.count)

@@ -114,10 +114,36 @@ package struct FieldTermDictionary: @unchecked Sendable {
 
     /// The info of `key`, or nil when the field has no such term.
     /// - Complexity: O(log(termCount / 32)) comparisons plus decoding one block of ≤ 32 terms.
+    ///
+    /// Scans the block without rebuilding keys: it tracks how many leading bytes the previous key shares with
+    /// `key`. Keys are sorted, so a term whose shared prefix with its predecessor is longer than that match
+    /// still sorts before `key`, and one whose prefix is shorter sorts after it (the scan stops).
     package func get(_ key: UnsafeRawBufferPointer) -> TermInfo? {
-        var cursor = TermCursor(dictionary: self)
-        guard unsafe cursor.seek(key), unsafe cursor.compareKey(to: key) == 0 else { return nil }
-        return cursor.info
+        let b = unsafe block(containing: key)
+        guard b >= 0 else { return nil }
+        let end = b + 1 < blockCount ? blockStart(b + 1) : indexOffset
+        var reader = unsafe ByteReader(UnsafeRawBufferPointer(rebasing: body[..<end]), offset: blockStart(b))
+        var info = TermInfo(docFreq: 0, postingsOffset: 0, positionsOffset: 0)
+        var matched = 0
+        do {
+            while !reader.isAtEnd {
+                let prefix = Int(clamping: try reader.readVInt())
+                let suffix = unsafe try reader.readBytes(Int(clamping: try reader.readVInt()))
+                info.docFreq = try reader.readVInt32()
+                info.postingsOffset &+= try reader.readVInt()
+                info.positionsOffset &+= try reader.readVInt()
+                if prefix > matched { continue }
+                if prefix < matched { return nil }
+                var i = 0
+                while unsafe i < suffix.count && prefix + i < key.count && suffix[i] == key[prefix + i] { i += 1 }
+                if i == suffix.count && prefix + i == key.count { return info }
+                if unsafe i < suffix.count && (prefix + i == key.count || suffix[i] > key[prefix + i]) { return nil }
+                matched = prefix + i
+            }
+        } catch {
+            return nil
+        }
+        return nil
     }
 
     package func get(_ key: [UInt8]) -> TermInfo? {
