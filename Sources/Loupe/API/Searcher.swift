@@ -33,8 +33,14 @@ public final class Searcher: Sendable {
         let weight = try compile(query)
         var top = TopDocs(k: k)
         var count = 0
+        let terms = weight.termDisjunction
         for (i, segment) in segments.enumerated() {
-            count += collectTopDocs(weight.scorer(segment, ordinal: i), segment: i, into: &top)
+            if let terms, terms.count > 1 {
+                let scorers = terms.compactMap { $0.scorer(segment, ordinal: i) }
+                count += TermUnion.collect(scorers, segment: i, into: &top)
+            } else {
+                count += collectTopDocs(weight.scorer(segment, ordinal: i), segment: i, into: &top)
+            }
         }
         var hits: [SearchHit] = []
         for entry in top.sorted().dropFirst(offset) {

@@ -32,6 +32,16 @@ package struct BM25Weight: Sendable {
         return logf(1 + x)
     }
 
+    private init(weight: Float, cache: [Float]) {
+        self.weight = weight
+        self.cache = cache
+    }
+
+    /// The same weight with its scores multiplied by `factor`.
+    package func boosted(by factor: Float) -> BM25Weight {
+        BM25Weight(weight: weight * factor, cache: cache)
+    }
+
     @inline(__always)
     package func score(normCode: UInt8, termFrequency: UInt32) -> Float {
         let tf = Float(termFrequency)

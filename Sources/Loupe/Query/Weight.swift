@@ -66,7 +66,12 @@ package indirect enum Weight: Sendable {
         case .empty: return 0
         case .term(let term): return Int(term.infos[ordinal]?.docFreq ?? 0)
         case .boost(let inner, _): return inner.count(segment, ordinal: ordinal)
-        case .phrase, .boolean: return countDocs(scorer(segment, ordinal: ordinal))
+        case .boolean:
+            if let terms = termDisjunction {
+                return TermUnion.count(terms.compactMap { $0.scorer(segment, ordinal: ordinal) })
+            }
+            return countDocs(scorer(segment, ordinal: ordinal))
+        case .phrase: return countDocs(scorer(segment, ordinal: ordinal))
         }
     }
 
