@@ -13,7 +13,7 @@
 
 /// Constants of the document store.
 package enum DocStoreFormat {
-    package static let blockTargetSize = 16 * 1024
+    package static let blockTargetSize = 4 * 1024
     /// zlib level of the blocks.
     package static let compressionLevel: Int32 = 1
     package static let indexEntrySize = 20
