@@ -13,6 +13,7 @@ package enum TermUnion {
         var bits = [UInt64](repeating: 0, count: windowSize / 64)
         var scores = [Float](repeating: 0, count: windowSize)
         var count = 0
+        var threshold = top.entryThreshold
         var base = scorers.reduce(terminatedDoc) { min($0, $1.doc) } & ~DocID(windowSize - 1)
         while base != terminatedDoc {
             let end = base &+ DocID(windowSize)
@@ -34,7 +35,10 @@ package enum TermUnion {
                     let slot = word << 6 | w.trailingZeroBitCount
                     w &= w &- 1
                     count += 1
-                    top.offer(scores[slot], DocAddress(segment: segment, doc: base + DocID(slot)))
+                    if scores[slot] > threshold {
+                        top.offer(scores[slot], DocAddress(segment: segment, doc: base + DocID(slot)))
+                        threshold = top.entryThreshold
+                    }
                     scores[slot] = 0
                 }
             }

@@ -28,6 +28,11 @@ package struct TopDocs {
         a.score < b.score || (a.score == b.score && a.address > b.address)
     }
 
+    /// A document scoring at most this cannot enter the kept hits any more (documents arrive in increasing
+    /// order, so a tie loses to the document already kept); -infinity until `k` hits are kept.
+    @inline(__always)
+    package var entryThreshold: Float { heap.count == k && k > 0 ? heap[0].score : -.infinity }
+
     @inline(__always)
     package mutating func offer(_ score: Float, _ address: DocAddress) {
         guard k > 0 else { return }
@@ -75,10 +80,15 @@ package struct TopDocs {
 /// Generic over the scorer so the loop specializes for the concrete root type.
 package func collectTopDocs<S: Scorer>(_ scorer: S, segment: Int, into top: inout TopDocs) -> Int {
     var count = 0
+    var threshold = top.entryThreshold
     var doc = scorer.doc
     while doc != terminatedDoc {
         count += 1
-        top.offer(scorer.score(), DocAddress(segment: segment, doc: doc))
+        let score = scorer.score()
+        if score > threshold {
+            top.offer(score, DocAddress(segment: segment, doc: doc))
+            threshold = top.entryThreshold
+        }
         doc = scorer.advance()
     }
     return count

@@ -28,7 +28,7 @@ package final class PhraseScorer: Scorer {
         self.norms = norms
         self.bm25 = bm25
         buffers = Array(repeating: [], count: terms.count)
-        doc = members.isEmpty ? terminatedDoc : members[0].postings.doc
+        doc = unsafe members.isEmpty ? terminatedDoc : members[0].postings.doc
         doc = settle(from: doc)
     }
 

@@ -17,11 +17,13 @@ package final class PostingsCursor {
     private let docs: UnsafeMutablePointer<UInt32>
     private let tfs: UnsafeMutablePointer<UInt32>
     /// Index of the decoded block; `fullBlocks` means the tail.
-    private var blockIndex = -1
-    private var blockCount = 0
-    private var cursor = 0
+    // The cursor's state is touched on every document; these properties are only ever accessed from the
+    // cursor's own methods, one call at a time, so Swift's dynamic exclusivity checks are switched off for them.
+    @exclusivity(unchecked) private var blockIndex = -1
+    @exclusivity(unchecked) private var blockCount = 0
+    @exclusivity(unchecked) private var cursor = 0
     /// The current document, `terminatedDoc` when exhausted.
-    package private(set) var doc: DocID = 0
+    @exclusivity(unchecked) package private(set) var doc: DocID = 0
 
     package init(file: UnsafeRawBufferPointer, info: TermInfo, hasFreqs: Bool) {
         unsafe self.file = unsafe file
@@ -34,7 +36,7 @@ package final class PostingsCursor {
         unsafe tfs = .allocate(capacity: PostingsFormat.blockLength)
         unsafe tfs.initialize(repeating: 1, count: PostingsFormat.blockLength)
         if docFreq == 0 || blocksBase > file.count {
-            doc = terminatedDoc
+            unsafe doc = terminatedDoc
         } else {
             load(block: 0)
         }
@@ -52,54 +54,54 @@ package final class PostingsCursor {
 
     /// Σ tf of the documents before the current one: the index of its first position in the term's positions stream.
     package var positionsBefore: UInt32 {
-        var sum: UInt32 = blockIndex == 0 || fullBlocks == 0 ? 0 : skipField(blockIndex - 1, at: 8)
-        for i in 0..<cursor { unsafe sum &+= tfs[i] }
+        var sum: UInt32 = unsafe blockIndex == 0 || fullBlocks == 0 ? 0 : skipField(blockIndex - 1, at: 8)
+        for i in unsafe 0..<cursor { unsafe sum &+= tfs[i] }
         return sum
     }
 
     /// Moves to the next document and returns it.
     @inline(__always) package func advance() -> DocID {
-        cursor += 1
-        if cursor < blockCount {
-            doc = unsafe docs[cursor]
-            return doc
+        unsafe cursor += 1
+        if unsafe cursor < blockCount {
+            unsafe doc = unsafe docs[cursor]
+            return unsafe doc
         }
         return nextBlock()
     }
 
     @inline(never)
     private func nextBlock() -> DocID {
-        if blockIndex >= fullBlocks {
-            doc = terminatedDoc
-            return doc
+        if unsafe blockIndex >= fullBlocks {
+            unsafe doc = terminatedDoc
+            return unsafe doc
         }
-        load(block: blockIndex + 1)
-        return doc
+        unsafe load(block: blockIndex + 1)
+        return unsafe doc
     }
 
     /// Moves to the first document ≥ `target` and returns it. `target` must be ≥ the current document.
     package func seek(_ target: DocID) -> DocID {
-        if doc >= target { return doc }
-        if blockIndex < fullBlocks && skipField(blockIndex, at: 0) < target {
-            var b = blockIndex + 1
+        if unsafe doc >= target { return unsafe doc }
+        if unsafe blockIndex < fullBlocks && skipField(blockIndex, at: 0) < target {
+            var b = unsafe blockIndex + 1
             while b < fullBlocks && skipField(b, at: 0) < target { b += 1 }
             load(block: b)
-            if doc == terminatedDoc { return doc }
+            if unsafe doc == terminatedDoc { return unsafe doc }
         }
-        while doc < target {
-            cursor += 1
-            if cursor >= blockCount {
-                if nextBlock() == terminatedDoc { return doc }
+        while unsafe doc < target {
+            unsafe cursor += 1
+            if unsafe cursor >= blockCount {
+                if nextBlock() == terminatedDoc { return unsafe doc }
                 continue
             }
-            doc = unsafe docs[cursor]
+            unsafe doc = unsafe docs[cursor]
         }
-        return doc
+        return unsafe doc
     }
 
     /// Upper bounds of the current block for block-max pruning: the largest tf and the smallest norm code.
     package var blockBound: (maxTF: UInt32, minNorm: UInt8)? {
-        guard blockIndex < fullBlocks else { return nil }
+        guard unsafe blockIndex < fullBlocks else { return nil }
         let tf = unsafe file.load(fromByteOffset: skipBase + blockIndex * PostingsFormat.skipEntrySize + 15, as: UInt8.self)
         let norm = unsafe file.load(fromByteOffset: skipBase + blockIndex * PostingsFormat.skipEntrySize + 14, as: UInt8.self)
         return (tf == PostingsFormat.saturatedTF ? .max : UInt32(tf), norm)
@@ -110,8 +112,8 @@ package final class PostingsCursor {
     }
 
     private func load(block b: Int) {
-        blockIndex = b
-        cursor = 0
+        unsafe blockIndex = b
+        unsafe cursor = 0
         var previous: Int64
         if b < fullBlocks {
             previous = b == 0 ? -1 : Int64(skipField(b - 1, at: 0))
@@ -132,7 +134,7 @@ package final class PostingsCursor {
                 unsafe BitPacker128.unpack(base + offset + BitPacker128.packedByteCount(width: docBits), width: tfBits, into: tfs)
                 for i in 0..<PostingsFormat.blockLength { unsafe tfs[i] &+= 1 }
             }
-            blockCount = PostingsFormat.blockLength
+            unsafe blockCount = PostingsFormat.blockLength
         } else {
             previous = fullBlocks == 0 ? -1 : Int64(skipField(fullBlocks - 1, at: 0))
             let tailStart = fullBlocks == 0 ? blocksBase : tailOffset()
@@ -152,10 +154,10 @@ package final class PostingsCursor {
             } catch {
                 return corrupt()
             }
-            blockCount = count
+            unsafe blockCount = count
             if count == 0 { return corrupt() }
         }
-        doc = unsafe docs[0]
+        unsafe doc = unsafe docs[0]
     }
 
     private func tailOffset() -> Int {
@@ -168,8 +170,8 @@ package final class PostingsCursor {
 
     /// A damaged list ends here rather than reading out of bounds (footer checksums catch damage at open).
     private func corrupt() {
-        blockCount = 0
-        blockIndex = fullBlocks
-        doc = terminatedDoc
+        unsafe blockCount = 0
+        unsafe blockIndex = fullBlocks
+        unsafe doc = terminatedDoc
     }
 }
