@@ -2,20 +2,20 @@
 /// the sum of the terms' idfs and the number of phrase occurrences as tf (tantivy's `PhraseScorer`).
 ///
 /// Document candidates come from a leapfrog intersection of the terms' postings, rarest first; positions are
-/// decoded only for documents in the intersection.
+/// decoded only for documents in the intersection, into buffers the scorer owns and reuses, so matching a
+/// document allocates nothing.
+@safe
 package final class PhraseScorer: Scorer {
-    private struct Member {
-        let postings: PostingsCursor
-        let positions: PositionsCursor
-        /// Position of this term inside the phrase.
-        let offset: UInt32
-    }
-
-    private let members: [Member]
+    private let postings: [PostingsCursor]
+    private let positions: [PositionsCursor]
+    /// Position of each term inside the phrase.
+    private let offsets: [UInt32]
     private let norms: FieldNormsReader.Column?
     private let bm25: BM25Weight
-    private var buffers: [[UInt32]]
-    private var phraseFrequency: UInt32 = 0
+    /// Per term, a buffer for one document's positions, and its capacity.
+    private var buffers: [UnsafeMutablePointer<UInt32>]
+    private var capacities: [Int]
+    @exclusivity(unchecked) private var phraseFrequency: UInt32 = 0
     package private(set) var doc: DocID = 0
 
     /// - Parameter terms: each term's postings and positions cursors with its offset in the phrase.
@@ -23,29 +23,35 @@ package final class PhraseScorer: Scorer {
         terms: [(postings: PostingsCursor, positions: PositionsCursor, offset: UInt32)], norms: FieldNormsReader.Column?,
         bm25: BM25Weight
     ) {
-        members = terms.map { Member(postings: $0.postings, positions: $0.positions, offset: $0.offset) }
-            .sorted { $0.postings.documentFrequency < $1.postings.documentFrequency }
+        let sorted = terms.sorted { $0.postings.documentFrequency < $1.postings.documentFrequency }
+        postings = sorted.map(\.postings)
+        positions = sorted.map(\.positions)
+        offsets = sorted.map(\.offset)
         self.norms = norms
         self.bm25 = bm25
-        buffers = Array(repeating: [], count: terms.count)
-        doc = unsafe members.isEmpty ? terminatedDoc : members[0].postings.doc
-        doc = settle(from: doc)
+        capacities = Array(repeating: 16, count: sorted.count)
+        unsafe buffers = unsafe (0..<sorted.count).map { _ in .allocate(capacity: 16) }
+        doc = unsafe postings.isEmpty ? terminatedDoc : settle(from: postings[0].doc)
+    }
+
+    deinit {
+        for unsafe buffer in unsafe buffers { unsafe buffer.deallocate() }
     }
 
     package func advance() -> DocID {
         guard doc != terminatedDoc else { return doc }
-        doc = settle(from: members[0].postings.advance())
+        doc = settle(from: postings[0].advance())
         return doc
     }
 
     package func seek(_ target: DocID) -> DocID {
         guard doc < target else { return doc }
-        doc = settle(from: members[0].postings.seek(target))
+        doc = settle(from: postings[0].seek(target))
         return doc
     }
 
     package func score() -> Float {
-        bm25.score(normCode: norms?.code(doc) ?? 0, termFrequency: phraseFrequency)
+        bm25.score(normCode: norms.map { $0.code(doc) } ?? 0, termFrequency: unsafe phraseFrequency)
     }
 
     /// From candidate `start` (the lead cursor's document), the first document where every term is present and
@@ -54,48 +60,55 @@ package final class PhraseScorer: Scorer {
         var candidate = start
         while candidate != terminatedDoc {
             var agreed = true
-            for m in members.dropFirst() {
-                let d = m.postings.seek(candidate)
+            for i in 1..<postings.count {
+                let d = postings[i].seek(candidate)
                 if d != candidate {
                     agreed = false
-                    candidate = d == terminatedDoc ? terminatedDoc : members[0].postings.seek(d)
+                    candidate = d == terminatedDoc ? terminatedDoc : postings[0].seek(d)
                     break
                 }
             }
             if !agreed { continue }
-            phraseFrequency = countPhrases()
-            if phraseFrequency > 0 { return candidate }
-            candidate = members[0].postings.advance()
+            unsafe phraseFrequency = countPhrases()
+            if unsafe phraseFrequency > 0 { return candidate }
+            candidate = postings[0].advance()
         }
         return terminatedDoc
     }
 
     /// Occurrences of the phrase in the current document: positions p such that every term i is at p + offset_i.
     private func countPhrases() -> UInt32 {
-        for (i, m) in members.enumerated() {
-            let tf = Int(m.postings.termFrequency)
-            if buffers[i].count < tf { buffers[i] = Array(repeating: 0, count: tf) }
-            let ok = unsafe buffers[i].withUnsafeMutableBufferPointer {
-                unsafe m.positions.read(ordinal: m.postings.positionsBefore, count: tf, into: $0.baseAddress!)
+        for i in postings.indices {
+            let tf = Int(postings[i].termFrequency)
+            if capacities[i] < tf {
+                unsafe buffers[i].deallocate()
+                unsafe buffers[i] = .allocate(capacity: tf)
+                capacities[i] = tf
             }
-            if !ok { return 0 }
-        }
-        // Intersect the shifted position lists (each sorted) with one cursor per term.
-        let counts = members.map { Int($0.postings.termFrequency) }
-        var cursors = [Int](repeating: 0, count: members.count)
-        var found: UInt32 = 0
-        while cursors[0] < counts[0] {
-            let start = Int64(buffers[0][cursors[0]]) - Int64(members[0].offset)
-            var matched = true
-            for i in 1..<members.count {
-                let want = start + Int64(members[i].offset)
-                while cursors[i] < counts[i] && Int64(buffers[i][cursors[i]]) < want { cursors[i] += 1 }
-                if cursors[i] == counts[i] { return found }
-                if Int64(buffers[i][cursors[i]]) != want { matched = false }
+            guard unsafe positions[i].read(ordinal: postings[i].positionsBefore, count: tf, into: buffers[i]) else {
+                return 0
             }
-            if matched { found += 1 }
-            cursors[0] += 1
         }
-        return found
+        // Walk the lead term's positions; every other term keeps a cursor into its own sorted positions.
+        return unsafe withUnsafeTemporaryAllocation(of: Int.self, capacity: postings.count) { cursors in
+            unsafe cursors.initialize(repeating: 0)
+            let leadCount = Int(postings[0].termFrequency)
+            var found: UInt32 = 0
+            for p in 0..<leadCount {
+                let start = Int64(unsafe buffers[0][p]) - Int64(offsets[0])
+                var matched = true
+                for i in 1..<postings.count {
+                    let want = start + Int64(offsets[i])
+                    let count = Int(postings[i].termFrequency)
+                    var c = unsafe cursors[i]
+                    while c < count && Int64(unsafe buffers[i][c]) < want { c += 1 }
+                    unsafe cursors[i] = c
+                    if c == count { return found }
+                    if Int64(unsafe buffers[i][c]) != want { matched = false }
+                }
+                if matched { found += 1 }
+            }
+            return found
+        }
     }
 }
