@@ -33,14 +33,12 @@ public final class Searcher: Sendable {
         let weight = try compile(query)
         var top = TopDocs(k: k)
         var count = 0
-        let terms = weight.termDisjunction
         for (i, segment) in segments.enumerated() {
-            if let terms, terms.count > 1 {
-                let scorers = terms.compactMap { $0.scorer(segment, ordinal: i) }
-                count += TermUnion.collect(scorers, segment: i, into: &top)
-            } else {
-                count += collectTopDocs(weight.scorer(segment, ordinal: i), segment: i, into: &top)
+            let unioned = weight.withUnion(segment, ordinal: i) { terms, mixed, excluded in
+                if let terms { return Union.collect(terms, excluding: excluded, segment: i, into: &top) }
+                return Union.collect(mixed, excluding: excluded, segment: i, into: &top)
             }
+            count += unioned ?? collectTopDocs(weight.scorer(segment, ordinal: i), segment: i, into: &top)
         }
         var hits: [SearchHit] = []
         for entry in top.sorted().dropFirst(offset) {

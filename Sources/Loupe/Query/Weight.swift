@@ -67,10 +67,11 @@ package indirect enum Weight: Sendable {
         case .term(let term): return Int(term.infos[ordinal]?.docFreq ?? 0)
         case .boost(let inner, _): return inner.count(segment, ordinal: ordinal)
         case .boolean:
-            if let terms = termDisjunction {
-                return TermUnion.count(terms.compactMap { $0.scorer(segment, ordinal: ordinal) })
+            let unioned = withUnion(segment, ordinal: ordinal) { terms, mixed, excluded in
+                if let terms { return Union.count(terms, excluding: excluded) }
+                return Union.count(mixed, excluding: excluded)
             }
-            return countDocs(scorer(segment, ordinal: ordinal))
+            return unioned ?? countDocs(scorer(segment, ordinal: ordinal))
         case .phrase: return countDocs(scorer(segment, ordinal: ordinal))
         }
     }
