@@ -1,17 +1,35 @@
 import FoundationEssentials
 
 /// The stored fields of a document, with typed accessors.
+///
+/// Values are decoded when asked for: reading one field of a hit does not build the others.
 public struct StoredDocument: Sendable, Hashable {
-    /// Field names with their values, in schema order.
-    public let entries: [(name: String, values: [FieldValue])]
+    private let schema: Schema
+    /// The document's encoded values, validated when the hit was fetched.
+    private let encoded: ArraySlice<UInt8>
 
-    package init(entries: [(name: String, values: [FieldValue])]) {
-        self.entries = entries
+    package init(schema: Schema, encoded: ArraySlice<UInt8>) {
+        self.schema = schema
+        self.encoded = encoded
+    }
+
+    /// Field names with their values, in schema order.
+    public var entries: [(name: String, values: [FieldValue])] {
+        var grouped = [[FieldValue]](repeating: [], count: schema.fields.count)
+        for v in decoded(only: nil) { grouped[v.field].append(FieldValue(v.value, type: schema.fields[v.field].type)) }
+        return grouped.enumerated().filter { !$0.element.isEmpty }.map { (schema.fields[$0.offset].name, $0.element) }
     }
 
     /// Every stored value of `field` (empty when none).
     public subscript(field: String) -> [FieldValue] {
-        entries.first { $0.name == field }?.values ?? []
+        guard let ordinal = schema.fieldIndex[field] else { return [] }
+        let type = schema.fields[ordinal].type
+        return decoded(only: ordinal).map { FieldValue($0.value, type: type) }
+    }
+
+    private func decoded(only field: Int?) -> [(field: Int, value: PreparedDocument.Value)] {
+        // `encoded` passed `StoredValueCoding.validate` when the hit was fetched, so decoding cannot fail here.
+        (try? StoredValueCoding.decode(encoded, schema: schema, only: field)) ?? []
     }
 
     /// The first value of a text or string field.

@@ -66,13 +66,11 @@ public final class Searcher: Sendable {
 
     package func document(_ address: DocAddress) throws(IndexError) -> StoredDocument {
         let segment = segments[address.segment]
-        let values: [(field: Int, value: PreparedDocument.Value)]
         do {
-            values = try segment.store.document(address.doc, schema: schema)
+            return StoredDocument(schema: schema, encoded: try segment.store.documentBytes(address.doc, schema: schema))
         } catch {
             throw IndexError(format: error, file: SegmentComponent.store.fileName(segment.id), segment: segment.id)
         }
-        return StoredDocument(schema: schema, values: values)
     }
 }
 

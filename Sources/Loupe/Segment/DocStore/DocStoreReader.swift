@@ -11,6 +11,8 @@ package final class DocStoreReader: @unchecked Sendable {
     private let blockCount: Int
     package let docCount: Int
     private let cache = Mutex<[(block: Int, bytes: [UInt8])]>([])
+    /// Decompressors reused across fetches; one per thread fetching at the same time.
+    private let inflaters = Mutex<[Inflater]>([])
 
     package init(file: FileSlice, verifyChecksum: Bool) throws(FormatError) {
         let body = unsafe try Footer.validate(
@@ -38,37 +40,30 @@ package final class DocStoreReader: @unchecked Sendable {
     /// The stored values of `doc`, as (field ordinal, value) pairs in the order they were stored.
     /// - Throws: `FormatError` when the block does not decompress or decode.
     package func document(_ doc: DocID, schema: Schema) throws(FormatError) -> [(field: Int, value: PreparedDocument.Value)] {
+        try StoredValueCoding.decode(documentBytes(doc, schema: schema), schema: schema)
+    }
+
+    /// The encoded stored values of `doc`: a slice of its (cached) decompressed block, checked to decode.
+    /// - Throws: `FormatError` when the block does not decompress or the document does not decode.
+    package func documentBytes(_ doc: DocID, schema: Schema) throws(FormatError) -> ArraySlice<UInt8> {
         guard Int(doc) < docCount else { throw .malformed(offset: 0, reason: "document \(doc) is not in the store") }
         let b = blockIndex(of: doc)
         let firstDoc = unsafe Int(blocks.loadU32LE(at: indexBase + b * DocStoreFormat.indexEntrySize))
         let raw = try block(b)
-        let decoded = unsafe raw.withUnsafeBytes { bytes in
-            Result { () throws(FormatError) in unsafe try Self.decode(bytes, local: Int(doc) - firstDoc, block: b, schema: schema) }
+        let local = Int(doc) - firstDoc
+        let range = unsafe raw.withUnsafeBytes { bytes -> Range<Int>? in
+            guard bytes.count >= 4 else { return nil }
+            let count = unsafe Int(bytes.loadU32LE(at: 0))
+            let dataStart = 4 + 4 * count
+            guard local < count, bytes.count >= dataStart else { return nil }
+            let start = unsafe dataStart + (local == 0 ? 0 : Int(bytes.loadU32LE(at: 4 + 4 * (local - 1))))
+            let end = unsafe dataStart + Int(bytes.loadU32LE(at: 4 + 4 * local))
+            return start <= end && end <= bytes.count ? start..<end : nil
         }
-        return try decoded.get()
-    }
-
-    private static func decode(_ bytes: UnsafeRawBufferPointer, local: Int, block b: Int, schema: Schema) throws(FormatError)
-        -> [(field: Int, value: PreparedDocument.Value)]
-    {
-        var reader = unsafe ByteReader(bytes)
-        let count = Int(try reader.readU32())
-        guard local < count, bytes.count >= 4 + 4 * count else {
-            throw .malformed(offset: 0, reason: "store block \(b) lacks document \(local)")
-        }
-        let dataStart = 4 + 4 * count
-        let start = unsafe local == 0 ? 0 : Int(bytes.loadU32LE(at: 4 + 4 * (local - 1)))
-        reader.offset = dataStart + start
-        var values: [(field: Int, value: PreparedDocument.Value)] = []
-        let valueCount = Int(clamping: try reader.readVInt())
-        for _ in 0..<valueCount {
-            let field = Int(clamping: try reader.readVInt())
-            guard field < schema.fields.count else {
-                throw .malformed(offset: reader.offset, reason: "stored value of unknown field \(field)")
-            }
-            values.append((field, try StoredValueCoding.read(type: schema.fields[field].type, from: &reader)))
-        }
-        return values
+        guard let range else { throw .malformed(offset: 0, reason: "store block \(b) lacks document \(doc)") }
+        let slice = raw[range]
+        try StoredValueCoding.validate(slice, schema: schema)
+        return slice
     }
 
     private func blockIndex(of doc: DocID) -> Int {
@@ -87,9 +82,10 @@ package final class DocStoreReader: @unchecked Sendable {
         let offset = unsafe Int(clamping: blocks.loadU64LE(at: e + 4))
         let length = unsafe Int(blocks.loadU32LE(at: e + 12))
         let rawLength = unsafe Int(blocks.loadU32LE(at: e + 16))
-        var out: [UInt8] = []
-        unsafe try Deflate.decompress(
-            UnsafeRawBufferPointer(rebasing: blocks[offset..<(offset + length)]), decompressedSize: rawLength, into: &out)
+        let inflater = inflaters.withLock { $0.popLast() } ?? Inflater()
+        defer { inflaters.withLock { $0.append(inflater) } }
+        let out = unsafe try inflater.decompress(
+            UnsafeRawBufferPointer(rebasing: blocks[offset..<(offset + length)]), decompressedSize: rawLength)
         cache.withLock { cache in
             if cache.count >= DocStoreFormat.cachedBlocks { cache.removeFirst() }
             cache.append((b, out))

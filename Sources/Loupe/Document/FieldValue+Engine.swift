@@ -1,16 +1,5 @@
 import FoundationEssentials
 
-extension StoredDocument {
-    /// Converts a document read from the store back to public values, grouped by field in schema order.
-    package init(schema: Schema, values: [(field: Int, value: PreparedDocument.Value)]) {
-        var grouped = [[FieldValue]](repeating: [], count: schema.fields.count)
-        for v in values { grouped[v.field].append(FieldValue(v.value, type: schema.fields[v.field].type)) }
-        var entries: [(name: String, values: [FieldValue])] = []
-        for (i, vs) in grouped.enumerated() where !vs.isEmpty { entries.append((schema.fields[i].name, vs)) }
-        self.init(entries: entries)
-    }
-}
-
 extension FieldValue {
     /// The public value of an engine value of a field of type `type`.
     package init(_ value: PreparedDocument.Value, type: FieldType) {

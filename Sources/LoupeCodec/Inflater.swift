@@ -1,0 +1,52 @@
+import CZlib
+
+/// A reusable raw-inflate decompressor: one zlib stream reset between inputs. `inflateInit2` allocates the
+/// stream state and, on first use, a 32 KiB window; a reader fetching a few hits per query would otherwise pay
+/// that per block. Not thread-safe: one thread uses it at a time (it may move between threads, as in a pool).
+@safe
+package final class Inflater: @unchecked Sendable {
+  private let stream: UnsafeMutablePointer<z_stream>
+
+  package init() {
+    unsafe stream = .allocate(capacity: 1)
+    unsafe stream.initialize(to: z_stream())
+    let status = unsafe inflateInit2_(stream, -15, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+    precondition(status == Z_OK, "inflateInit2 failed (\(status)): out of memory")
+  }
+
+  deinit {
+    unsafe _ = inflateEnd(stream)
+    unsafe stream.deallocate()
+  }
+
+  /// Inflates the raw deflate stream `src`, which must decompress to exactly `decompressedSize` bytes.
+  /// - Throws: `.decompression` if the stream is corrupt, ends early, or has another size.
+  package func decompress(_ src: UnsafeRawBufferPointer, decompressedSize: Int) throws(FormatError) -> [UInt8] {
+    guard decompressedSize >= 0, decompressedSize <= src.count * Deflate.maxExpansion, src.count <= Int(UInt32.max)
+    else {
+      throw .decompression(
+        offset: 0, reason: "declared size \(decompressedSize) impossible for \(src.count) compressed bytes")
+    }
+    unsafe _ = inflateReset(stream)
+    // One spare byte: zlib rejects an empty output buffer, and it reveals streams longer than declared.
+    var out = [UInt8](repeating: 0, count: decompressedSize + 1)
+    let result = unsafe out.withUnsafeMutableBytes { buffer in
+      unsafe stream.pointee.next_in = src.baseAddress.map {
+        unsafe UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: Bytef.self))
+      }
+      unsafe stream.pointee.avail_in = UInt32(src.count)
+      unsafe stream.pointee.next_out = buffer.baseAddress.map { unsafe $0.assumingMemoryBound(to: Bytef.self) }
+      unsafe stream.pointee.avail_out = UInt32(buffer.count)
+      return unsafe inflate(stream, Z_FINISH)
+    }
+    let produced = Int(unsafe stream.pointee.total_out)
+    guard result == Z_STREAM_END, produced == decompressedSize else {
+      throw .decompression(
+        offset: Int(unsafe stream.pointee.total_in),
+        reason: result == Z_STREAM_END
+          ? "inflated to \(produced) bytes, expected \(decompressedSize)" : "corrupt or truncated stream (zlib \(result))")
+    }
+    out.removeLast()
+    return out
+  }
+}
