@@ -7,7 +7,7 @@
 //      read throws `FormatError.truncated` instead of trapping), plus `VInt` (LEB128).
 //   3. Integer codecs: `BitPacker128` (128-value SIMD-BP128 blocks for postings) and `BitpackedArray`
 //      (fixed-width random access for fast fields).
-//   4. Integrity and compression: `CRC32`, `Footer` (the 16-byte trailer of every file) and `Deflate`
+//   4. Integrity and compression: `CRC32`, `Footer` (the 16-byte trailer of every file), `Deflater` and `Inflater`
 //      (raw deflate for stored-field blocks), all on system zlib through `CZlib`.
 //   5. Input: `LineReader`, plain or gzip text line by line, for JSONL corpora.
 //

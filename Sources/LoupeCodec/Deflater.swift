@@ -23,7 +23,7 @@ package final class Deflater {
     unsafe stream.deallocate()
   }
 
-  /// The raw deflate stream of `src`, readable by `Deflate.decompress`.
+  /// The raw deflate stream of `src`, readable by `Inflater.decompress`.
   /// - Precondition: `src.count` fits zlib's 32-bit counters (blocks are far smaller).
   package func compress(_ src: UnsafeRawBufferPointer) -> [UInt8] {
     precondition(src.count <= Int(UInt32.max), "Deflater input too large")

@@ -1,10 +1,15 @@
 import CZlib
 
-/// A reusable raw-inflate decompressor: one zlib stream reset between inputs. `inflateInit2` allocates the
+/// A reusable raw-inflate decompressor for the streams `Deflater` writes (zlib window bits −15: no zlib or gzip
+/// header and no trailer checksum — the caller stores the uncompressed size, and file footers carry the CRC).: one zlib stream reset between inputs. `inflateInit2` allocates the
 /// stream state and, on first use, a 32 KiB window; a reader fetching a few hits per query would otherwise pay
 /// that per block. Not thread-safe: one thread uses it at a time (it may move between threads, as in a pool).
 @safe
 package final class Inflater: @unchecked Sendable {
+  /// Deflate's worst case expands 1 compressed byte into at most 1032 output bytes (a 258-byte match per
+  /// 2 bits); a declared size beyond that is corrupt, and rejecting it avoids allocating it.
+  package static let maxExpansion = 1032
+
   private let stream: UnsafeMutablePointer<z_stream>
 
   package init() {
@@ -22,7 +27,7 @@ package final class Inflater: @unchecked Sendable {
   /// Inflates the raw deflate stream `src`, which must decompress to exactly `decompressedSize` bytes.
   /// - Throws: `.decompression` if the stream is corrupt, ends early, or has another size.
   package func decompress(_ src: UnsafeRawBufferPointer, decompressedSize: Int) throws(FormatError) -> [UInt8] {
-    guard decompressedSize >= 0, decompressedSize <= src.count * Deflate.maxExpansion, src.count <= Int(UInt32.max)
+    guard decompressedSize >= 0, decompressedSize <= src.count * Self.maxExpansion, src.count <= Int(UInt32.max)
     else {
       throw .decompression(
         offset: 0, reason: "declared size \(decompressedSize) impossible for \(src.count) compressed bytes")
