@@ -26,7 +26,7 @@ let package = Package(
         .testTarget(
             name: "LoupeAnalysisTests", dependencies: ["LoupeAnalysis", "TestSupport"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "LoupeQueryGrammarTests", dependencies: ["LoupeQueryGrammar"], exclude: ["Fixtures"]),
+        .testTarget(name: "LoupeQueryGrammarTests", dependencies: ["LoupeQueryGrammar", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "LoupeTests", dependencies: ["Loupe", "LoupeCodec", "LoupeAnalysis", "TestSupport"],
             exclude: ["Fixtures"]),

@@ -1,5 +1,6 @@
 import LoupeAnalysis
 import Testing
+import TestSupport
 
 /// Seeded random inputs through every built-in analyzer: nothing traps, positions increase, offsets stay
 /// on scalar boundaries, and the fused built-ins agree with the same pipelines built from public parts.

@@ -1,5 +1,6 @@
 import LoupeCodec
 import Testing
+import TestSupport
 
 @Suite struct BitPacker128Tests {
   @Test(arguments: 0...32)

@@ -1,5 +1,6 @@
 import LoupeCodec
 import Testing
+import TestSupport
 
 @Suite struct BitpackedArrayTests {
   @Test(arguments: 0...64)

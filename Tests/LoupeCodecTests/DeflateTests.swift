@@ -1,5 +1,6 @@
 import LoupeCodec
 import Testing
+import TestSupport
 
 /// `Deflater` and `Inflater`, each reused across calls as the document store uses them.
 @Suite struct DeflateTests {

@@ -1,6 +1,7 @@
 import CZlib
 import LoupeCodec
 import Testing
+import TestSupport
 
 #if canImport(Glibc)
   import Glibc

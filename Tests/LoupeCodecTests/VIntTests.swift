@@ -1,5 +1,6 @@
 import LoupeCodec
 import Testing
+import TestSupport
 
 @Suite struct VIntTests {
   static let edgeValues: [UInt64] = [

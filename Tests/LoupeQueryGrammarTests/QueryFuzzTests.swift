@@ -1,23 +1,11 @@
 import LoupeQueryGrammar
 import Testing
+import TestSupport
 
 /// Random strings over the query syntax's metacharacters must parse or throw, never crash, and what they
 /// return must be consistent. `make_goldens.py`-style differential fuzzing against tantivy itself was run
 /// while writing the grammar; the cases it found are pinned in `Fixtures/queries-grammar.txt`.
 @Suite struct QueryFuzzTests {
-    /// A seeded SplitMix64, so that a failure can be replayed from its seed.
-    private struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private static let pieces: [String] = [
         "a", "b", "rust", "c++", "3.14", "-1", "x-y", "é", "日本", "👍", "title:", "year:", "tags:", "f\\ g:",
         " ", " ", " ", "\t", "\n", "\r", "\u{A0}", "(", ")", "[", "]", "{", "}", "\"", "'", "\"a b\"", "~", "~2",
@@ -27,7 +15,7 @@ import Testing
 
     @Test(arguments: 0..<64 as Range<UInt64>)
     func randomQueriesNeverCrash(seed: UInt64) {
-        var generator = SplitMix64(state: seed)
+        var generator = SplitMix64(seed: seed)
         for _ in 0..<400 {
             let count = Int.random(in: 0...16, using: &generator)
             let query = (0..<count).map { _ in Self.pieces.randomElement(using: &generator) ?? "" }.joined()
@@ -38,7 +26,7 @@ import Testing
     /// Bytes rather than pieces: any character, including unpaired structure at every position.
     @Test(arguments: 0..<16 as Range<UInt64>)
     func randomCharactersNeverCrash(seed: UInt64) {
-        var generator = SplitMix64(state: seed &+ 1_000)
+        var generator = SplitMix64(seed: seed &+ 1_000)
         let alphabet = Array("ab1 \t\n()[]{}\"'~*^+-:\\/<>=!.`ANDORTIN é\u{A0}")
         for _ in 0..<1_000 {
             let count = Int.random(in: 0...24, using: &generator)

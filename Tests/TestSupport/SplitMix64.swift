@@ -13,8 +13,8 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
 
-    /// A value of at most `bits` bits.
+    /// A uniformly random value of `bits` bits (0...64); 0 when `bits` is 0.
     public mutating func next(bits: Int) -> UInt64 {
-        bits == 0 ? 0 : bits >= 64 ? next() : next() & ((1 << UInt64(bits)) - 1)
+        bits == 0 ? 0 : next() >> UInt64(64 - bits)
     }
 }

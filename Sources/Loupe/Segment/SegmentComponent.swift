@@ -32,6 +32,21 @@ package enum SegmentComponent: CaseIterable, Sendable {
     package var formatVersion: UInt32 { 1 }
 
     package func fileName(_ segment: SegmentID) -> String { "\(segment).\(fileExtension)" }
+
+    /// For the files that end with `directoryOffset(u64)` before their footer (terms, norms, fast): validates the
+    /// footer and returns the body up to that field, and where in it the directory starts.
+    package func directory(_ file: FileSlice, verifyChecksum: Bool) throws(FormatError)
+        -> (body: UnsafeRawBufferPointer, directoryOffset: Int)
+    {
+        let body = unsafe try Footer.validate(
+            file.bytes, kind: kind, supportedVersion: formatVersion, verifyChecksum: verifyChecksum)
+        guard body.count >= 8 else { throw .truncated(offset: 0, needed: 8, available: body.count) }
+        let directoryOffset = unsafe Int(clamping: body.loadU64LE(at: body.count - 8))
+        guard directoryOffset <= body.count - 8 else {
+            throw .malformed(offset: body.count - 8, reason: "directory offset \(directoryOffset) past the end")
+        }
+        return unsafe (UnsafeRawBufferPointer(rebasing: body[..<(body.count - 8)]), directoryOffset)
+    }
 }
 
 /// A segment's name: 128 random bits, printed as 32 lowercase hex digits.

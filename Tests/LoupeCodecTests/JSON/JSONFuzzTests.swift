@@ -1,5 +1,6 @@
 import LoupeCodec
 import Testing
+import TestSupport
 
 /// Hostile input must end in a `JSONError` inside the buffer, never a crash; anything accepted
 /// must survive a write/parse round trip; and the verdict must agree with Foundation's.

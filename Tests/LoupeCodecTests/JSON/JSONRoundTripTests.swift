@@ -1,6 +1,7 @@
 import Foundation
 import LoupeCodec
 import Testing
+import TestSupport
 
 /// Seeded random values: writer → parser must be the identity, and Foundation's
 /// `JSONSerialization` must read the same text to the same value.

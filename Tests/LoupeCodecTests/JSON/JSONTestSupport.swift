@@ -1,5 +1,6 @@
 import Foundation
 import LoupeCodec
+import TestSupport
 
 /// Random JSON values that exercise the parser's edges: every escape class, multi-byte UTF-8,
 /// integers at the `Int64`/`UInt64` boundaries and arbitrary finite doubles.

@@ -6,15 +6,8 @@ package struct FastFieldsReader: Sendable {
     private let columns: [Int: FastColumn]
 
     package init(file: FileSlice, maxDoc: Int, verifyChecksum: Bool) throws(FormatError) {
-        let body = unsafe try Footer.validate(
-            file.bytes, kind: SegmentComponent.fast.kind, supportedVersion: SegmentComponent.fast.formatVersion,
-            verifyChecksum: verifyChecksum)
-        guard body.count >= 8 else { throw .truncated(offset: 0, needed: 8, available: body.count) }
-        let directoryOffset = unsafe Int(clamping: body.loadU64LE(at: body.count - 8))
-        guard directoryOffset <= body.count - 8 else {
-            throw .malformed(offset: body.count - 8, reason: "directory offset \(directoryOffset) past the end")
-        }
-        var reader = unsafe ByteReader(UnsafeRawBufferPointer(rebasing: body[..<(body.count - 8)]), offset: directoryOffset)
+        let (body, directoryOffset) = unsafe try SegmentComponent.fast.directory(file, verifyChecksum: verifyChecksum)
+        var reader = unsafe ByteReader(body, offset: directoryOffset)
         var columns: [Int: FastColumn] = [:]
         for _ in 0..<Int(try reader.readU32()) {
             let field = Int(try reader.readU32())

@@ -20,15 +20,8 @@ package struct FieldNormsReader: Sendable {
 
     /// Validates the footer, the directory and that every column lies inside the file.
     package init(file: FileSlice, maxDoc: Int, verifyChecksum: Bool) throws(FormatError) {
-        let body = unsafe try Footer.validate(
-            file.bytes, kind: SegmentComponent.fieldNorms.kind, supportedVersion: SegmentComponent.fieldNorms.formatVersion,
-            verifyChecksum: verifyChecksum)
-        guard body.count >= 8 else { throw .truncated(offset: 0, needed: 8, available: body.count) }
-        let directoryOffset = unsafe Int(clamping: body.loadU64LE(at: body.count - 8))
-        guard directoryOffset <= body.count - 8 else {
-            throw .malformed(offset: body.count - 8, reason: "directory offset \(directoryOffset) past the end")
-        }
-        var reader = unsafe ByteReader(UnsafeRawBufferPointer(rebasing: body[..<(body.count - 8)]), offset: directoryOffset)
+        let (body, directoryOffset) = unsafe try SegmentComponent.fieldNorms.directory(file, verifyChecksum: verifyChecksum)
+        var reader = unsafe ByteReader(body, offset: directoryOffset)
         let count = Int(try reader.readU32())
         var columns: [Int: Column] = [:]
         for _ in 0..<count {

@@ -10,15 +10,8 @@ package struct TermDictionaryReader: Sendable {
 
     /// Validates the footer, the directory and each field's block index bounds.
     package init(file: FileSlice, verifyChecksum: Bool) throws(FormatError) {
-        let body = unsafe try Footer.validate(
-            file.bytes, kind: SegmentComponent.terms.kind, supportedVersion: SegmentComponent.terms.formatVersion,
-            verifyChecksum: verifyChecksum)
-        guard body.count >= 8 else { throw .truncated(offset: 0, needed: 8, available: body.count) }
-        let directoryOffset = unsafe Int(clamping: body.loadU64LE(at: body.count - 8))
-        guard directoryOffset <= body.count - 8 else {
-            throw .malformed(offset: body.count - 8, reason: "directory offset \(directoryOffset) past the end")
-        }
-        var reader = unsafe ByteReader(UnsafeRawBufferPointer(rebasing: body[..<(body.count - 8)]), offset: directoryOffset)
+        let (body, directoryOffset) = unsafe try SegmentComponent.terms.directory(file, verifyChecksum: verifyChecksum)
+        var reader = unsafe ByteReader(body, offset: directoryOffset)
         var fields: [Int: FieldTermDictionary] = [:]
         for _ in 0..<Int(try reader.readU32()) {
             let entryOffset = reader.offset
