@@ -33,10 +33,13 @@ public final class Searcher: Sendable {
         let weight = try compile(query)
         var top = TopDocs(k: k)
         var count = 0
+        var scratch = Union.Scratch()
         for (i, segment) in segments.enumerated() {
             let unioned = weight.withUnion(segment, ordinal: i) { terms, mixed, excluded in
-                if let terms { return Union.collect(terms, excluding: excluded, segment: i, into: &top) }
-                return Union.collect(mixed, excluding: excluded, segment: i, into: &top)
+                if let terms {
+                    return Union.collect(terms, excluding: excluded, segment: i, into: &top, scratch: &scratch)
+                }
+                return Union.collect(mixed, excluding: excluded, segment: i, into: &top, scratch: &scratch)
             }
             count += unioned ?? collectTopDocs(weight.scorer(segment, ordinal: i), segment: i, into: &top)
         }
@@ -50,7 +53,8 @@ public final class Searcher: Sendable {
     /// The number of documents matching `query`, without scoring.
     public func count(_ query: Query) throws(IndexError) -> Int {
         let weight = try compile(query)
-        return segments.enumerated().reduce(0) { $0 + weight.count($1.element, ordinal: $1.offset) }
+        var scratch = Union.Scratch()
+        return segments.enumerated().reduce(0) { $0 + weight.count($1.element, ordinal: $1.offset, scratch: &scratch) }
     }
 
     /// Parses a query string (tantivy syntax) over `defaultFields` (the schema's when nil).

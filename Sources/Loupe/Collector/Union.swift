@@ -9,13 +9,29 @@
 package enum Union {
     package static let windowSize = 4096
 
+    /// The window's bits and scores, allocated once per search and reused by every segment (zeroed between uses).
+    package struct Scratch {
+        var bits = [UInt64](repeating: 0, count: Union.windowSize / 64)
+        var scores = [Float](repeating: 0, count: Union.windowSize)
+
+        package init() {}
+    }
+
     /// Feeds every document matching any of `scorers` and none of `excluded` to `top` with its summed score;
     /// returns the match count.
     package static func collect<S: Scorer>(
-        _ scorers: [S], excluding excluded: [any Scorer], segment: Int, into top: inout TopDocs
+        _ scorers: [S], excluding excluded: [any Scorer], segment: Int, into top: inout TopDocs,
+        scratch: inout Scratch
     ) -> Int {
-        var bits = [UInt64](repeating: 0, count: windowSize / 64)
-        var scores = [Float](repeating: 0, count: windowSize)
+        // Moved out, not copied, so the loop below mutates uniquely owned buffers.
+        var bits: [UInt64] = []
+        var scores: [Float] = []
+        swap(&bits, &scratch.bits)
+        swap(&scores, &scratch.scores)
+        defer {
+            swap(&bits, &scratch.bits)
+            swap(&scores, &scratch.scores)
+        }
         var count = 0
         var threshold = top.entryThreshold
         var base = firstWindow(scorers)
@@ -53,8 +69,10 @@ package enum Union {
     }
 
     /// The number of documents matching any of `scorers` and none of `excluded`, without scoring.
-    package static func count<S: Scorer>(_ scorers: [S], excluding excluded: [any Scorer]) -> Int {
-        var bits = [UInt64](repeating: 0, count: windowSize / 64)
+    package static func count<S: Scorer>(_ scorers: [S], excluding excluded: [any Scorer], scratch: inout Scratch) -> Int {
+        var bits: [UInt64] = []
+        swap(&bits, &scratch.bits)
+        defer { swap(&bits, &scratch.bits) }
         var count = 0
         var base = firstWindow(scorers)
         while base != terminatedDoc {

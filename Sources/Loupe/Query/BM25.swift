@@ -13,7 +13,8 @@ package struct BM25Weight: Sendable {
     package static let b: Float = 0.75
 
     package let weight: Float
-    package let cache: [Float]
+    /// k1 · (1 − b + b · dl / avgdl) for each norm code; shared by every scorer of the query.
+    package let cache: NormFactors
 
     /// - Parameters:
     ///   - docFreqs: the document frequency of each term (one for a term query, several for a phrase, whose idfs add up).
@@ -24,7 +25,7 @@ package struct BM25Weight: Sendable {
         for n in docFreqs { idfSum += Self.idf(docFreq: n, docCount: totalDocs) }
         weight = boost * idfSum * (1 + Self.k1)
         let average = Float(totalTokens) / Float(max(totalDocs, 1))
-        cache = FieldNormCode.table.map { Self.k1 * (1 - Self.b + Self.b * Float($0) / average) }
+        cache = NormFactors(average: average)
     }
 
     package static func idf(docFreq: UInt64, docCount: UInt64) -> Float {
@@ -32,7 +33,7 @@ package struct BM25Weight: Sendable {
         return logf(1 + x)
     }
 
-    private init(weight: Float, cache: [Float]) {
+    private init(weight: Float, cache: NormFactors) {
         self.weight = weight
         self.cache = cache
     }
@@ -45,7 +46,26 @@ package struct BM25Weight: Sendable {
     @inline(__always)
     package func score(normCode: UInt8, termFrequency: UInt32) -> Float {
         let tf = Float(termFrequency)
-        return weight * (tf / (tf + cache[Int(normCode)]))
+        return weight * (tf / (tf + cache[normCode]))
     }
 }
 
+
+/// BM25's length normalisation for the 256 norm codes, computed once per query term and read by every scorer of
+/// it through a raw pointer: no bounds check and no reference counting per document.
+@safe
+package final class NormFactors: @unchecked Sendable {
+    /// 256 factors, indexed by norm code; immutable after `init`.
+    package let base: UnsafeMutablePointer<Float>
+
+    init(average: Float) {
+        unsafe base = .allocate(capacity: 256)
+        for (code, length) in FieldNormCode.table.enumerated() {
+            unsafe base[code] = BM25Weight.k1 * (1 - BM25Weight.b + BM25Weight.b * Float(length) / average)
+        }
+    }
+
+    deinit { unsafe base.deallocate() }
+
+    @inline(__always) package subscript(code: UInt8) -> Float { unsafe base[Int(code)] }
+}

@@ -1,23 +1,23 @@
 /// Scores one term in one segment: postings cursor + BM25 + the field's norms.
 ///
-/// The BM25 factors of the 256 norm codes are copied into memory the scorer owns, so scoring a document is
-/// two loads, an add and a divide, with no array bounds or reference-count traffic.
+/// The BM25 factors of the 256 norm codes are read through the query's shared table's raw pointer, so scoring a
+/// document is two loads, an add and a divide, with no array bounds or reference-count traffic.
 @safe
 package final class TermScorer: Scorer {
     package let postings: PostingsCursor
     private let norms: FieldNormsReader.Column?
     private let weight: Float
+    /// Keeps `normFactors` alive.
+    private let factors: NormFactors
     private let normFactors: UnsafeMutablePointer<Float>
 
     package init(postings: PostingsCursor, norms: FieldNormsReader.Column?, bm25: BM25Weight) {
         self.postings = postings
         self.norms = norms
         weight = bm25.weight
-        unsafe normFactors = .allocate(capacity: 256)
-        for i in 0..<256 { unsafe normFactors[i] = bm25.cache[i] }
+        factors = bm25.cache
+        unsafe normFactors = bm25.cache.base
     }
-
-    deinit { unsafe normFactors.deallocate() }
 
     @inline(__always) package var doc: DocID { unsafe postings.doc }
     @inline(__always) package func advance() -> DocID { postings.advance() }

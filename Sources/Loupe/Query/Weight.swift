@@ -60,16 +60,16 @@ package indirect enum Weight: Sendable {
 
     /// Matches in one segment. A term's count is its document frequency (no document is ever deleted yet), so
     /// counting a term query reads no postings; everything else walks its scorer.
-    package func count(_ segment: SegmentReader, ordinal: Int) -> Int {
+    package func count(_ segment: SegmentReader, ordinal: Int, scratch: inout Union.Scratch) -> Int {
         switch self {
         case .all: return segment.maxDoc
         case .empty: return 0
         case .term(let term): return Int(term.infos[ordinal]?.docFreq ?? 0)
-        case .boost(let inner, _): return inner.count(segment, ordinal: ordinal)
+        case .boost(let inner, _): return inner.count(segment, ordinal: ordinal, scratch: &scratch)
         case .boolean:
             let unioned = withUnion(segment, ordinal: ordinal) { terms, mixed, excluded in
-                if let terms { return Union.count(terms, excluding: excluded) }
-                return Union.count(mixed, excluding: excluded)
+                if let terms { return Union.count(terms, excluding: excluded, scratch: &scratch) }
+                return Union.count(mixed, excluding: excluded, scratch: &scratch)
             }
             return unioned ?? countDocs(scorer(segment, ordinal: ordinal))
         case .phrase: return countDocs(scorer(segment, ordinal: ordinal))
