@@ -9,12 +9,18 @@
 package enum Union {
     package static let windowSize = 4096
 
-    /// The window's bits and scores, allocated once per search and reused by every segment (zeroed between uses).
+    /// The window's bits and scores, allocated on first use in a search and reused by its other segments
+    /// (left zeroed after each use).
     package struct Scratch {
-        var bits = [UInt64](repeating: 0, count: Union.windowSize / 64)
-        var scores = [Float](repeating: 0, count: Union.windowSize)
+        var bits: [UInt64] = []
+        var scores: [Float] = []
 
         package init() {}
+
+        mutating func prepare(scoring: Bool) {
+            if bits.isEmpty { bits = [UInt64](repeating: 0, count: Union.windowSize / 64) }
+            if scoring && scores.isEmpty { scores = [Float](repeating: 0, count: Union.windowSize) }
+        }
     }
 
     /// Feeds every document matching any of `scorers` and none of `excluded` to `top` with its summed score;
@@ -23,6 +29,7 @@ package enum Union {
         _ scorers: [S], excluding excluded: [any Scorer], segment: Int, into top: inout TopDocs,
         scratch: inout Scratch
     ) -> Int {
+        scratch.prepare(scoring: true)
         // Moved out, not copied, so the loop below mutates uniquely owned buffers.
         var bits: [UInt64] = []
         var scores: [Float] = []
@@ -70,6 +77,7 @@ package enum Union {
 
     /// The number of documents matching any of `scorers` and none of `excluded`, without scoring.
     package static func count<S: Scorer>(_ scorers: [S], excluding excluded: [any Scorer], scratch: inout Scratch) -> Int {
+        scratch.prepare(scoring: false)
         var bits: [UInt64] = []
         swap(&bits, &scratch.bits)
         defer { swap(&bits, &scratch.bits) }
