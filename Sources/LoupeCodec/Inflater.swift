@@ -54,4 +54,52 @@ package final class Inflater: @unchecked Sendable {
     out.removeLast()
     return out
   }
+
+  /// Inflates only the beginning of the stream `src` that the caller needs: after each step, `needed` sees the
+  /// bytes inflated so far and answers how many it wants in all (at most `decompressedSize`); inflating stops
+  /// once that many exist. A stored block whose wanted document sits early costs only its prefix.
+  /// - Throws: `.decompression` if the stream is corrupt or ends before the wanted bytes.
+  package func decompressPrefix(
+    _ src: UnsafeRawBufferPointer, decompressedSize: Int, needed: (UnsafeRawBufferPointer) -> Int
+  ) throws(FormatError) -> [UInt8] {
+    guard decompressedSize >= 0, decompressedSize <= src.count * Self.maxExpansion, src.count <= Int(UInt32.max)
+    else {
+      throw .decompression(
+        offset: 0, reason: "declared size \(decompressedSize) impossible for \(src.count) compressed bytes")
+    }
+    unsafe _ = inflateReset(stream)
+    var out = [UInt8](repeating: 0, count: max(decompressedSize, 1))
+    var produced = 0
+    var failure: Int32?
+    unsafe out.withUnsafeMutableBytes { buffer in
+      unsafe stream.pointee.next_in = src.baseAddress.map {
+        unsafe UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: Bytef.self))
+      }
+      unsafe stream.pointee.avail_in = UInt32(src.count)
+      while true {
+        let want = unsafe min(
+          max(needed(unsafe UnsafeRawBufferPointer(rebasing: buffer[..<produced])), produced), decompressedSize)
+        if want <= produced { return }
+        unsafe stream.pointee.next_out = buffer.baseAddress.map {
+          unsafe $0.assumingMemoryBound(to: Bytef.self) + produced
+        }
+        unsafe stream.pointee.avail_out = UInt32(want - produced)
+        let result = unsafe inflate(stream, Z_NO_FLUSH)
+        produced = Int(unsafe stream.pointee.total_out)
+        let inputLeft = Int(unsafe stream.pointee.avail_in)
+        if result == Z_STREAM_END && produced < want || result != Z_OK && result != Z_STREAM_END
+          || produced < want && inputLeft == 0
+        {
+          failure = result
+          return
+        }
+      }
+    }
+    if let failure {
+      throw .decompression(
+        offset: Int(unsafe stream.pointee.total_in), reason: "corrupt or truncated stream (zlib \(failure))")
+    }
+    out.removeLast(out.count - produced)
+    return out
+  }
 }

@@ -70,4 +70,36 @@ import TestSupport
       }
     }
   }
+
+  @Test(arguments: 0..<20 as Range<UInt64>)
+  func prefixesInflateOnlyWhatIsNeeded(seed: UInt64) throws {
+    var rng = SplitMix64(seed: seed)
+    let input = (0..<Int.random(in: 1...20_000, using: &rng)).map { _ in UInt8(truncatingIfNeeded: rng.next(bits: 4)) }
+    let compressed = compress(input, level: 1)
+    let wanted = Int.random(in: 0...input.count, using: &rng)
+    var calls = 0
+    let prefix = try compressed.withUnsafeBytes { buffer in
+      try inflater.decompressPrefix(buffer, decompressedSize: input.count) { soFar in
+        calls += 1
+        // Ask in two steps, as the document store does: a header first, then the rest.
+        return soFar.count < min(4, wanted) ? min(4, wanted) : wanted
+      }
+    }
+    #expect(prefix.count >= wanted && prefix.count <= input.count, "seed \(seed)")
+    #expect(Array(input.prefix(prefix.count)) == prefix, "seed \(seed)")
+    #expect(calls <= 3, "seed \(seed)")
+    // A stream cut short fails once the wanted bytes lie past its end; it never traps.
+    let cut = Array(compressed.prefix(compressed.count / 3))
+    do {
+      let partial = try cut.withUnsafeBytes { buffer in
+        try inflater.decompressPrefix(buffer, decompressedSize: input.count) { _ in input.count }
+      }
+      Issue.record("seed \(seed): a third of the stream inflated to \(partial.count) of \(input.count) bytes")
+    } catch {
+      guard case .decompression = error as? FormatError else {
+        Issue.record("seed \(seed): expected .decompression, got \(error)")
+        return
+      }
+    }
+  }
 }

@@ -49,21 +49,57 @@ package final class DocStoreReader: @unchecked Sendable {
         guard Int(doc) < docCount else { throw .malformed(offset: 0, reason: "document \(doc) is not in the store") }
         let b = blockIndex(of: doc)
         let firstDoc = unsafe Int(blocks.loadU32LE(at: indexBase + b * DocStoreFormat.indexEntrySize))
-        let raw = try block(b)
         let local = Int(doc) - firstDoc
-        let range = unsafe raw.withUnsafeBytes { bytes -> Range<Int>? in
-            guard bytes.count >= 4 else { return nil }
-            let count = unsafe Int(bytes.loadU32LE(at: 0))
-            let dataStart = 4 + 4 * count
-            guard local < count, bytes.count >= dataStart else { return nil }
-            let start = unsafe dataStart + (local == 0 ? 0 : Int(bytes.loadU32LE(at: 4 + 4 * (local - 1))))
-            let end = unsafe dataStart + Int(bytes.loadU32LE(at: 4 + 4 * local))
-            return start <= end && end <= bytes.count ? start..<end : nil
-        }
-        guard let range else { throw .malformed(offset: 0, reason: "store block \(b) lacks document \(doc)") }
+        let raw = try block(b, through: local)
+        guard let range = unsafe raw.withUnsafeBytes({ unsafe Self.documentRange(in: $0, local: local) }),
+            range.upperBound <= raw.count
+        else { throw .malformed(offset: 0, reason: "store block \(b) lacks document \(doc)") }
         let slice = raw[range]
         try StoredValueCoding.validate(slice, schema: schema)
         return slice
+    }
+
+    /// Where document `local` of a block lies in the block's raw bytes, read from the block's header; nil when
+    /// the header is not all there yet (or is damaged). The range may end past `bytes` if only a prefix is.
+    private static func documentRange(in bytes: UnsafeRawBufferPointer, local: Int) -> Range<Int>? {
+        guard bytes.count >= 4 else { return nil }
+        let count = unsafe Int(bytes.loadU32LE(at: 0))
+        let dataStart = 4 + 4 * count
+        guard local < count, bytes.count >= dataStart else { return nil }
+        let start = unsafe dataStart + (local == 0 ? 0 : Int(bytes.loadU32LE(at: 4 + 4 * (local - 1))))
+        let end = unsafe dataStart + Int(bytes.loadU32LE(at: 4 + 4 * local))
+        return start <= end ? start..<end : nil
+    }
+
+    /// The inflated bytes of block `b`, at least through document `local`: from the cache when it holds enough,
+    /// otherwise inflating only up to that document's end.
+    private func block(_ b: Int, through local: Int) throws(FormatError) -> [UInt8] {
+        let covers = { (bytes: [UInt8]) -> Bool in
+            unsafe bytes.withUnsafeBytes { unsafe Self.documentRange(in: $0, local: local) }.map { $0.upperBound <= bytes.count }
+                ?? false
+        }
+        if let hit = cache.withLock({ $0.first(where: { $0.block == b })?.bytes }), covers(hit) { return hit }
+        let e = indexBase + b * DocStoreFormat.indexEntrySize
+        let offset = unsafe Int(clamping: blocks.loadU64LE(at: e + 4))
+        let length = unsafe Int(blocks.loadU32LE(at: e + 12))
+        let rawLength = unsafe Int(blocks.loadU32LE(at: e + 16))
+        let inflater = inflaters.withLock { $0.popLast() } ?? Inflater()
+        defer { inflaters.withLock { $0.append(inflater) } }
+        let out = unsafe try inflater.decompressPrefix(
+            UnsafeRawBufferPointer(rebasing: blocks[offset..<(offset + length)]), decompressedSize: rawLength
+        ) { soFar in
+            // The count, then the end offsets, then the document itself.
+            guard soFar.count >= 4 else { return 4 }
+            let count = unsafe Int(soFar.loadU32LE(at: 0))
+            guard soFar.count >= 4 + 4 * count else { return 4 + 4 * count }
+            return unsafe Self.documentRange(in: soFar, local: local)?.upperBound ?? rawLength
+        }
+        cache.withLock { cache in
+            cache.removeAll { $0.block == b }
+            if cache.count >= DocStoreFormat.cachedBlocks { cache.removeFirst() }
+            cache.append((b, out))
+        }
+        return out
     }
 
     private func blockIndex(of doc: DocID) -> Int {
@@ -76,20 +112,4 @@ package final class DocStoreReader: @unchecked Sendable {
         return lo
     }
 
-    private func block(_ b: Int) throws(FormatError) -> [UInt8] {
-        if let hit = cache.withLock({ $0.first(where: { $0.block == b })?.bytes }) { return hit }
-        let e = indexBase + b * DocStoreFormat.indexEntrySize
-        let offset = unsafe Int(clamping: blocks.loadU64LE(at: e + 4))
-        let length = unsafe Int(blocks.loadU32LE(at: e + 12))
-        let rawLength = unsafe Int(blocks.loadU32LE(at: e + 16))
-        let inflater = inflaters.withLock { $0.popLast() } ?? Inflater()
-        defer { inflaters.withLock { $0.append(inflater) } }
-        let out = unsafe try inflater.decompress(
-            UnsafeRawBufferPointer(rebasing: blocks[offset..<(offset + length)]), decompressedSize: rawLength)
-        cache.withLock { cache in
-            if cache.count >= DocStoreFormat.cachedBlocks { cache.removeFirst() }
-            cache.append((b, out))
-        }
-        return out
-    }
 }
