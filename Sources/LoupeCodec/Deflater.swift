@@ -2,7 +2,7 @@ import CZlib
 
 /// A reusable raw-deflate compressor: one zlib stream reset between inputs, instead of a fresh stream per call.
 ///
-/// `deflateInit2` allocates and clears about 256 KiB of hash tables; a writer compressing a 16 KiB block at a
+/// `deflateInit2` allocates and clears about 256 KiB of hash tables; a writer compressing a 4 KiB block at a
 /// time would spend more on that than on compressing. Not thread-safe: one per writer.
 @safe
 package final class Deflater {

@@ -44,8 +44,12 @@ public final class Index: Sendable {
 
     /// A new index that lives in memory only.
     public static func inMemory(schema: Schema) -> Index {
-        // Creating in a fresh RAM directory writes one meta file and cannot fail.
-        try! Index(directory: RAMDirectory(), schema: schema, verifyChecksums: false)
+        do {
+            return try Index(directory: RAMDirectory(), schema: schema, verifyChecksums: false)
+        } catch {
+            // A fresh RAM directory holds no index to mismatch and cannot fail to store meta.json.
+            preconditionFailure("creating an in-memory index failed: \(error)")
+        }
     }
 
     package init(directory: any Directory, schema: Schema?, verifyChecksums: Bool) throws(IndexError) {

@@ -1,6 +1,6 @@
 import LoupeCodec
 
-/// Appends documents to the store as they are indexed, compressing each 16 KiB block as soon as it fills,
+/// Appends documents to the store as they are indexed, compressing each 4 KiB block as soon as it fills,
 /// so only compressed bytes wait in memory until the segment is flushed.
 package struct DocStoreWriter {
     private var compressed = ByteWriter(capacity: 1 << 16)
