@@ -13,6 +13,8 @@ public final class IndexWriter {
     /// Segments flushed since the last commit (their files exist, meta.json does not list them yet).
     private var pending: [IndexMeta.SegmentMeta] = []
     private var opstamp: UInt64
+    /// Set when a flush failed: its documents are gone from memory, so committing now would silently drop them.
+    private var failedFlush: IndexError?
 
     init(index: Index, memoryBudget: Int) throws(IndexError) {
         do {
@@ -56,6 +58,7 @@ public final class IndexWriter {
     }
 
     private func add(_ document: PreparedDocument) throws(IndexError) -> UInt64 {
+        try checkNoFailedFlush()
         current.add(document)
         opstamp += 1
         uncommittedDocuments += 1
@@ -75,16 +78,29 @@ public final class IndexWriter {
             do {
                 try index.directory.writeAtomically(component.fileName(meta.id), bytes)
             } catch {
-                throw IndexError(storage: error, file: component.fileName(meta.id), segment: meta.id)
+                let failure = IndexError(storage: error, file: component.fileName(meta.id), segment: meta.id)
+                failedFlush = failure
+                throw failure
             }
         }
         pending.append(meta)
+    }
+
+    /// After a failed flush the writer refuses to add or commit until `rollback()`: the flushed documents are
+    /// no longer in memory, and a commit would publish the batch without them.
+    private func checkNoFailedFlush() throws(IndexError) {
+        guard let failedFlush else { return }
+        throw IndexError(
+            failedFlush.code,
+            "an earlier flush failed (\(failedFlush.message)); call rollback(), then add the uncommitted documents again",
+            context: failedFlush.context)
     }
 
     /// Makes every document added so far durable and part of the index: flushes the buffer, fsyncs the new
     /// segment files, atomically replaces meta.json, and fsyncs the folder. Returns the commit's opstamp.
     @discardableResult
     public func commit() throws(IndexError) -> UInt64 {
+        try checkNoFailedFlush()
         try flush()
         var next = committed
         next.segments += pending
@@ -116,6 +132,7 @@ public final class IndexWriter {
         pending = []
         opstamp = committed.opstamp
         uncommittedDocuments = 0
+        failedFlush = nil
         removeUnreferencedFiles()
     }
 

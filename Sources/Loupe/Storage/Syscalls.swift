@@ -11,6 +11,12 @@ package struct SystemCallError: Error, Sendable, CustomStringConvertible {
     package var path: String
     package var errno: Int32
 
+    package init(call: String, path: String, errno: Int32) {
+        self.call = call
+        self.path = path
+        self.errno = errno
+    }
+
     package var description: String {
         unsafe "\(call)(\(path)) failed: \(String(cString: strerror(errno))) (errno \(errno))"
     }

@@ -1,0 +1,78 @@
+import Loupe
+import Synchronization
+import Testing
+import TestSupport
+
+/// A RAM directory whose writes fail on demand, to check that a failed flush or commit never publishes a
+/// partial batch and never loses what was committed.
+final class FaultyDirectory: Directory, Sendable {
+    private let inner = RAMDirectory()
+    /// Writes of files whose name ends with this fail (nil: none do).
+    private let failingSuffix = Mutex<String?>(nil)
+
+    func fail(filesEndingWith suffix: String?) { failingSuffix.withLock { $0 = suffix } }
+
+    var location: String { "faulty" }
+    func open(_ name: String) throws(StorageError) -> FileSlice { try inner.open(name) }
+    func writeAtomically(_ name: String, _ bytes: [UInt8]) throws(StorageError) {
+        if let suffix = failingSuffix.withLock({ $0 }), name.hasSuffix(suffix) {
+            throw .system(SystemCallError(call: "write", path: name, errno: 28))
+        }
+        try inner.writeAtomically(name, bytes)
+    }
+    func syncDirectory() throws(StorageError) {}
+    func exists(_ name: String) -> Bool { inner.exists(name) }
+    func delete(_ name: String) throws(StorageError) { try inner.delete(name) }
+    func list() throws(StorageError) -> [String] { try inner.list() }
+    func lockWriter() throws(StorageError) -> any DirectoryLock { try inner.lockWriter() }
+}
+
+@Suite struct FaultInjectionTests {
+    @Test func aFailedFlushBlocksCommitsUntilRollback() throws {
+        let schema = try SchemaBuilder().addStringField("id", stored: true).addTextField("body").build(defaultFields: ["body"])
+        let directory = FaultyDirectory()
+        let index = try Index(directory: directory, schema: schema, verifyChecksums: false)
+        let writer = try index.writer()
+        try writer.addDocument(["id": "kept", "body": "committed text"])
+        try writer.commitAndReload()
+
+        try writer.addDocument(["id": "lost", "body": "uncommitted text"])
+        directory.fail(filesEndingWith: ".postings")
+        #expect(throws: IndexError.self) { try writer.commit() }
+        directory.fail(filesEndingWith: nil)
+        do {
+            try writer.commit()
+            Issue.record("a commit after a failed flush must be refused")
+        } catch {
+            #expect(error.message.contains("rollback"))
+        }
+        #expect(throws: IndexError.self) { try writer.addDocument(["id": "x"]) }
+
+        try writer.rollback()
+        try writer.addDocument(["id": "after", "body": "retried text"])
+        try writer.commitAndReload()
+        #expect(index.documentCount == 2)
+        #expect(try index.count(.term("id", "lost")) == 0)
+        #expect(try index.count(.term("id", "after")) == 1)
+        let reopened = try Index(directory: directory, schema: nil, verifyChecksums: true)
+        #expect(reopened.documentCount == 2)
+    }
+
+    @Test func aFailedMetaWriteKeepsThePreviousCommit() throws {
+        let schema = try SchemaBuilder().addStringField("id", stored: true).build()
+        let directory = FaultyDirectory()
+        let index = try Index(directory: directory, schema: schema, verifyChecksums: false)
+        let writer = try index.writer()
+        try writer.addDocument(["id": "one"])
+        try writer.commit()
+        try writer.addDocument(["id": "two"])
+        directory.fail(filesEndingWith: "meta.json")
+        #expect(throws: IndexError.self) { try writer.commit() }
+        directory.fail(filesEndingWith: nil)
+        try index.reload()
+        #expect(index.documentCount == 1, "the failed commit published nothing")
+        // The segment was flushed before meta.json failed, so a retried commit publishes it.
+        try writer.commitAndReload()
+        #expect(index.documentCount == 2)
+    }
+}
