@@ -113,28 +113,52 @@ package struct FieldTermDictionary: @unchecked Sendable {
     /// still sorts before `key`, and one whose prefix is shorter sorts after it (the scan stops).
     package func get(_ key: UnsafeRawBufferPointer) -> TermInfo? {
         let b = unsafe block(containing: key)
-        guard b >= 0 else { return nil }
+        guard b >= 0, let base = unsafe body.baseAddress else { return nil }
         let end = b + 1 < blockCount ? blockStart(b + 1) : indexOffset
-        var reader = unsafe ByteReader(UnsafeRawBufferPointer(rebasing: body[..<end]), offset: blockStart(b))
+        var offset = blockStart(b)
         var info = TermInfo(docFreq: 0, postingsOffset: 0, positionsOffset: 0)
         var matched = 0
-        do {
-            while !reader.isAtEnd {
-                let prefix = Int(clamping: try reader.readVInt())
-                let suffix = unsafe try reader.readBytes(Int(clamping: try reader.readVInt()))
-                info.docFreq = try reader.readVInt32()
-                info.postingsOffset &+= try reader.readVInt()
-                info.positionsOffset &+= try reader.readVInt()
-                if prefix > matched { continue }
-                if prefix < matched { return nil }
-                var i = 0
-                while unsafe i < suffix.count && prefix + i < key.count && suffix[i] == key[prefix + i] { i += 1 }
-                if i == suffix.count && prefix + i == key.count { return info }
-                if unsafe i < suffix.count && (prefix + i == key.count || suffix[i] > key[prefix + i]) { return nil }
-                matched = prefix + i
+        while offset < end {
+            guard let prefix = unsafe Self.vint(base, &offset, end), let suffixLength = unsafe Self.vint(base, &offset, end),
+                suffixLength <= UInt64(end - offset)
+            else { return nil }
+            let suffixStart = offset
+            offset += Int(suffixLength)
+            guard let docFreq = unsafe Self.vint(base, &offset, end), docFreq <= UInt64(UInt32.max),
+                let postings = unsafe Self.vint(base, &offset, end), let positions = unsafe Self.vint(base, &offset, end)
+            else { return nil }
+            info.docFreq = UInt32(docFreq)
+            info.postingsOffset &+= postings
+            info.positionsOffset &+= positions
+            let p = Int(clamping: prefix)
+            if p > matched { continue }
+            if p < matched { return nil }
+            let n = Int(suffixLength)
+            var i = 0
+            while unsafe i < n && p + i < key.count && base.load(fromByteOffset: suffixStart + i, as: UInt8.self) == key[p + i] {
+                i += 1
             }
-        } catch {
-            return nil
+            if i == n && p + i == key.count { return info }
+            if unsafe i < n && (p + i == key.count || base.load(fromByteOffset: suffixStart + i, as: UInt8.self) > key[p + i]) {
+                return nil
+            }
+            matched = p + i
+        }
+        return nil
+    }
+
+    /// A VInt at `offset`, bounds-checked against `end` byte by byte; nil when it runs past `end` or 64 bits.
+    /// Inlined here because the dictionary scan decodes five per term.
+    @inline(__always)
+    private static func vint(_ base: UnsafeRawPointer, _ offset: inout Int, _ end: Int) -> UInt64? {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < end && shift < 64 {
+            let byte = unsafe base.load(fromByteOffset: offset, as: UInt8.self)
+            offset += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
         }
         return nil
     }
