@@ -22,6 +22,21 @@
     return value
   }
 
+  /// Decodes the varint at `base + offset` if it ends before `end`, advancing `offset` past it; nil when it runs
+  /// past `end` or beyond 64 bits. The checked form for hot loops: one compare per byte, no throwing call.
+  @inlinable package static func decode(_ base: UnsafeRawPointer, at offset: inout Int, end: Int) -> UInt64? {
+    var value: UInt64 = 0
+    var shift: UInt64 = 0
+    while offset < end && shift < 64 {
+      let byte = unsafe base.load(fromByteOffset: offset, as: UInt8.self)
+      offset &+= 1
+      value |= UInt64(byte & 0x7F) &<< shift
+      if byte < 0x80 { return value }
+      shift &+= 7
+    }
+    return nil
+  }
+
   /// Bytes `ByteWriter.writeVInt(v)` appends: 1 for 0...127, up to 10 for values above 2^63 - 1.
   @inlinable package static func encodedSize(_ v: UInt64) -> Int {
     let bits = 64 &- (v | 1).leadingZeroBitCount

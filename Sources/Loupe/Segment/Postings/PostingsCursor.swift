@@ -139,20 +139,26 @@ package final class PostingsCursor {
             previous = fullBlocks == 0 ? -1 : Int64(skipField(fullBlocks - 1, at: 0))
             let tailStart = fullBlocks == 0 ? blocksBase : tailOffset()
             guard unsafe tailStart <= file.count else { return corrupt() }
-            var reader = unsafe ByteReader(file, offset: tailStart)
+            guard let base = unsafe file.baseAddress else { return corrupt() }
+            let end = unsafe file.count
+            var offset = tailStart
             let count = docFreq - fullBlocks * PostingsFormat.blockLength
-            do {
-                for i in 0..<count {
-                    previous += Int64(try reader.readVInt32()) + 1
-                    unsafe docs[i] = UInt32(truncatingIfNeeded: previous)
+            for i in 0..<count {
+                guard let gap = unsafe VInt.decode(base, at: &offset, end: end), gap < UInt64(UInt32.max) else {
+                    return corrupt()
                 }
+                previous += Int64(gap) + 1
+                unsafe docs[i] = UInt32(truncatingIfNeeded: previous)
+            }
+            for i in 0..<count {
                 if hasFreqs {
-                    for i in 0..<count { unsafe tfs[i] = try reader.readVInt32() &+ 1 }
+                    guard let tf = unsafe VInt.decode(base, at: &offset, end: end), tf < UInt64(UInt32.max) else {
+                        return corrupt()
+                    }
+                    unsafe tfs[i] = UInt32(tf) + 1
                 } else {
-                    for i in 0..<count { unsafe tfs[i] = 1 }
+                    unsafe tfs[i] = 1
                 }
-            } catch {
-                return corrupt()
             }
             unsafe blockCount = count
             if count == 0 { return corrupt() }

@@ -119,13 +119,13 @@ package struct FieldTermDictionary: @unchecked Sendable {
         var info = TermInfo(docFreq: 0, postingsOffset: 0, positionsOffset: 0)
         var matched = 0
         while offset < end {
-            guard let prefix = unsafe Self.vint(base, &offset, end), let suffixLength = unsafe Self.vint(base, &offset, end),
+            guard let prefix = unsafe VInt.decode(base, at: &offset, end: end), let suffixLength = unsafe VInt.decode(base, at: &offset, end: end),
                 suffixLength <= UInt64(end - offset)
             else { return nil }
             let suffixStart = offset
             offset += Int(suffixLength)
-            guard let docFreq = unsafe Self.vint(base, &offset, end), docFreq <= UInt64(UInt32.max),
-                let postings = unsafe Self.vint(base, &offset, end), let positions = unsafe Self.vint(base, &offset, end)
+            guard let docFreq = unsafe VInt.decode(base, at: &offset, end: end), docFreq <= UInt64(UInt32.max),
+                let postings = unsafe VInt.decode(base, at: &offset, end: end), let positions = unsafe VInt.decode(base, at: &offset, end: end)
             else { return nil }
             info.docFreq = UInt32(docFreq)
             info.postingsOffset &+= postings
@@ -143,22 +143,6 @@ package struct FieldTermDictionary: @unchecked Sendable {
                 return nil
             }
             matched = p + i
-        }
-        return nil
-    }
-
-    /// A VInt at `offset`, bounds-checked against `end` byte by byte; nil when it runs past `end` or 64 bits.
-    /// Inlined here because the dictionary scan decodes five per term.
-    @inline(__always)
-    private static func vint(_ base: UnsafeRawPointer, _ offset: inout Int, _ end: Int) -> UInt64? {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        while offset < end && shift < 64 {
-            let byte = unsafe base.load(fromByteOffset: offset, as: UInt8.self)
-            offset += 1
-            value |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 { return value }
-            shift += 7
         }
         return nil
     }
