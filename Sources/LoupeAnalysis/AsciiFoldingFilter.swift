@@ -47,7 +47,7 @@ enum AsciiFolding {
     /// Parsed once, on first use, from ``tableSource``.
     static let table: Table = {
         var table = Table()
-        for line in tableSource.utf8.split(separator: UInt8(ascii: "\n")) {
+        for line in tableSource.utf8.split(whereSeparator: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\t") }) {
             guard let space = line.firstIndex(of: UInt8(ascii: " ")),
                 let value = UInt32(String(decoding: line[..<space], as: UTF8.self), radix: 16)
             else { continue }

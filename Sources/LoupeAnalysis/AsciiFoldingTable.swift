@@ -2,1249 +2,164 @@
 // AsciiFoldingFilter, one scalar at a time. Do not edit.
 
 extension AsciiFolding {
-    /// One line per folded scalar: its value in hex, a space, then its ASCII replacement.
+    /// Eight entries per line, separated by tabs; an entry is a folded scalar's value in hex, a space, then its
+    /// ASCII replacement.
     static let tableSource = #"""
-        AB "
-        B2 2
-        B3 3
-        B9 1
-        BB "
-        C0 A
-        C1 A
-        C2 A
-        C3 A
-        C4 A
-        C5 A
-        C6 AE
-        C7 C
-        C8 E
-        C9 E
-        CA E
-        CB E
-        CC I
-        CD I
-        CE I
-        CF I
-        D0 D
-        D1 N
-        D2 O
-        D3 O
-        D4 O
-        D5 O
-        D6 O
-        D8 O
-        D9 U
-        DA U
-        DB U
-        DC U
-        DD Y
-        DE TH
-        DF ss
-        E0 a
-        E1 a
-        E2 a
-        E3 a
-        E4 a
-        E5 a
-        E6 ae
-        E7 c
-        E8 e
-        E9 e
-        EA e
-        EB e
-        EC i
-        ED i
-        EE i
-        EF i
-        F0 d
-        F1 n
-        F2 o
-        F3 o
-        F4 o
-        F5 o
-        F6 o
-        F8 o
-        F9 u
-        FA u
-        FB u
-        FC u
-        FD y
-        FE th
-        FF y
-        100 A
-        101 a
-        102 A
-        103 a
-        104 A
-        105 a
-        106 C
-        107 c
-        108 C
-        109 c
-        10A C
-        10B c
-        10C C
-        10D c
-        10E D
-        10F d
-        110 D
-        111 d
-        112 E
-        113 e
-        114 E
-        115 e
-        116 E
-        117 e
-        118 E
-        119 e
-        11A E
-        11B e
-        11C G
-        11D g
-        11E G
-        11F g
-        120 G
-        121 g
-        122 G
-        123 g
-        124 H
-        125 h
-        126 H
-        127 h
-        128 I
-        129 i
-        12A I
-        12B i
-        12C I
-        12D i
-        12E I
-        12F i
-        130 I
-        131 i
-        132 IJ
-        133 ij
-        134 J
-        135 j
-        136 K
-        137 k
-        138 q
-        139 L
-        13A l
-        13B L
-        13C l
-        13D L
-        13E l
-        13F L
-        140 l
-        141 L
-        142 l
-        143 N
-        144 n
-        145 N
-        146 n
-        147 N
-        148 n
-        149 n
-        14A N
-        14B n
-        14C O
-        14D o
-        14E O
-        14F o
-        150 O
-        151 o
-        152 OE
-        153 oe
-        154 R
-        155 r
-        156 R
-        157 r
-        158 R
-        159 r
-        15A S
-        15B s
-        15C S
-        15D s
-        15E S
-        15F s
-        160 S
-        161 s
-        162 T
-        163 t
-        164 T
-        165 t
-        166 T
-        167 t
-        168 U
-        169 u
-        16A U
-        16B u
-        16C U
-        16D u
-        16E U
-        16F u
-        170 U
-        171 u
-        172 U
-        173 u
-        174 W
-        175 w
-        176 Y
-        177 y
-        178 Y
-        179 Z
-        17A z
-        17B Z
-        17C z
-        17D Z
-        17E z
-        17F s
-        180 b
-        181 B
-        182 B
-        183 b
-        186 O
-        187 C
-        188 c
-        189 D
-        18A D
-        18B D
-        18C d
-        18E E
-        18F A
-        190 E
-        191 F
-        192 f
-        193 G
-        195 hv
-        196 I
-        197 I
-        198 K
-        199 k
-        19A l
-        19C M
-        19D N
-        19E n
-        19F O
-        1A0 O
-        1A1 o
-        1A4 P
-        1A5 p
-        1AB t
-        1AC T
-        1AD t
-        1AE T
-        1AF U
-        1B0 u
-        1B2 V
-        1B3 Y
-        1B4 y
-        1B5 Z
-        1B6 z
-        1BF w
-        1C4 DZ
-        1C5 Dz
-        1C6 dz
-        1C7 LJ
-        1C8 Lj
-        1C9 lj
-        1CA NJ
-        1CB Nj
-        1CC nj
-        1CD A
-        1CE a
-        1CF I
-        1D0 i
-        1D1 O
-        1D2 o
-        1D3 U
-        1D4 u
-        1D5 U
-        1D6 u
-        1D7 U
-        1D8 u
-        1D9 U
-        1DA u
-        1DB U
-        1DC u
-        1DD e
-        1DE A
-        1DF a
-        1E0 A
-        1E1 a
-        1E2 AE
-        1E3 ae
-        1E4 G
-        1E5 G
-        1E6 G
-        1E7 G
-        1E8 K
-        1E9 k
-        1EA O
-        1EB o
-        1EC O
-        1ED o
-        1F0 j
-        1F1 DZ
-        1F2 Dz
-        1F3 dz
-        1F4 G
-        1F5 g
-        1F6 HV
-        1F7 W
-        1F8 N
-        1F9 n
-        1FA A
-        1FB a
-        1FC AE
-        1FD ae
-        1FE O
-        1FF o
-        200 A
-        201 a
-        202 A
-        203 a
-        204 E
-        205 e
-        206 E
-        207 e
-        208 I
-        209 i
-        20A I
-        20B i
-        20C O
-        20D o
-        20E O
-        20F o
-        210 R
-        211 r
-        212 R
-        213 r
-        214 U
-        215 u
-        216 U
-        217 u
-        218 S
-        219 s
-        21A T
-        21B t
-        21C Z
-        21D z
-        21E H
-        21F h
-        220 N
-        221 d
-        222 OU
-        223 ou
-        224 Z
-        225 z
-        226 A
-        227 a
-        228 E
-        229 e
-        22A O
-        22B o
-        22C O
-        22D o
-        22E O
-        22F o
-        230 O
-        231 o
-        232 Y
-        233 y
-        234 l
-        235 n
-        236 t
-        237 j
-        238 db
-        239 qp
-        23A A
-        23B C
-        23C c
-        23D L
-        23E T
-        23F s
-        240 z
-        243 B
-        244 U
-        245 V
-        246 E
-        247 e
-        248 J
-        249 j
-        24A Q
-        24B q
-        24C R
-        24D r
-        24E Y
-        24F y
-        250 a
-        253 b
-        254 o
-        255 c
-        256 d
-        257 d
-        258 e
-        259 a
-        25A a
-        25B e
-        25C e
-        25D e
-        25E e
-        25F j
-        260 g
-        261 g
-        262 G
-        265 h
-        266 h
-        268 i
-        26A I
-        26B l
-        26C l
-        26D l
-        26F m
-        270 m
-        271 m
-        272 n
-        273 n
-        274 N
-        275 o
-        276 OE
-        27C r
-        27D r
-        27E r
-        27F r
-        280 R
-        281 R
-        282 s
-        284 j
-        287 t
-        288 t
-        289 u
-        28B v
-        28C v
-        28D w
-        28E y
-        28F Y
-        290 z
-        291 z
-        297 C
-        299 B
-        29A e
-        29B G
-        29C H
-        29D j
-        29E k
-        29F L
-        2A0 q
-        2A3 dz
-        2A5 dz
-        2A6 ts
-        2A8 tc
-        2AA ls
-        2AB lz
-        2AE h
-        2AF h
-        1D00 A
-        1D01 AE
-        1D02 ae
-        1D03 B
-        1D04 C
-        1D05 D
-        1D06 D
-        1D07 E
-        1D08 e
-        1D09 i
-        1D0A J
-        1D0B K
-        1D0C L
-        1D0D M
-        1D0E N
-        1D0F O
-        1D10 O
-        1D14 oe
-        1D15 OU
-        1D16 o
-        1D17 o
-        1D18 P
-        1D19 R
-        1D1A R
-        1D1B T
-        1D1C U
-        1D20 V
-        1D21 W
-        1D22 Z
-        1D62 i
-        1D63 r
-        1D64 u
-        1D65 v
-        1D6B ue
-        1D6C b
-        1D6D d
-        1D6E f
-        1D6F m
-        1D70 n
-        1D71 p
-        1D72 r
-        1D73 r
-        1D74 s
-        1D75 t
-        1D76 z
-        1D77 g
-        1D79 g
-        1D7A th
-        1D7B I
-        1D7C i
-        1D7D p
-        1D7E U
-        1D80 b
-        1D81 d
-        1D82 f
-        1D83 g
-        1D84 k
-        1D85 l
-        1D86 m
-        1D87 n
-        1D88 p
-        1D89 r
-        1D8A s
-        1D8C v
-        1D8D x
-        1D8E z
-        1D8F a
-        1D91 d
-        1D92 e
-        1D93 e
-        1D94 e
-        1D95 a
-        1D96 i
-        1D97 o
-        1D99 u
-        1E00 A
-        1E01 a
-        1E02 B
-        1E03 b
-        1E04 B
-        1E05 b
-        1E06 B
-        1E07 b
-        1E08 C
-        1E09 c
-        1E0A D
-        1E0B d
-        1E0C D
-        1E0D d
-        1E0E D
-        1E0F d
-        1E10 D
-        1E11 d
-        1E12 D
-        1E13 d
-        1E14 E
-        1E15 e
-        1E16 E
-        1E17 e
-        1E18 E
-        1E19 e
-        1E1A E
-        1E1B e
-        1E1C E
-        1E1D e
-        1E1E F
-        1E1F f
-        1E20 G
-        1E21 g
-        1E22 H
-        1E23 h
-        1E24 H
-        1E25 h
-        1E26 H
-        1E27 h
-        1E28 H
-        1E29 h
-        1E2A H
-        1E2B h
-        1E2C I
-        1E2D i
-        1E2E I
-        1E2F i
-        1E30 K
-        1E31 k
-        1E32 K
-        1E33 k
-        1E34 K
-        1E35 k
-        1E36 L
-        1E37 l
-        1E38 L
-        1E39 l
-        1E3A L
-        1E3B l
-        1E3C L
-        1E3D l
-        1E3E M
-        1E3F m
-        1E40 M
-        1E41 m
-        1E42 M
-        1E43 m
-        1E44 N
-        1E45 n
-        1E46 N
-        1E47 n
-        1E48 N
-        1E49 n
-        1E4A N
-        1E4B n
-        1E4C O
-        1E4D o
-        1E4E O
-        1E4F o
-        1E50 O
-        1E51 o
-        1E52 O
-        1E53 o
-        1E54 P
-        1E55 p
-        1E56 P
-        1E57 p
-        1E58 R
-        1E59 r
-        1E5A R
-        1E5B r
-        1E5C R
-        1E5D r
-        1E5E R
-        1E5F r
-        1E60 S
-        1E61 s
-        1E62 S
-        1E63 s
-        1E64 S
-        1E65 s
-        1E66 S
-        1E67 s
-        1E68 S
-        1E69 s
-        1E6A T
-        1E6B t
-        1E6C T
-        1E6D t
-        1E6E T
-        1E6F t
-        1E70 T
-        1E71 t
-        1E72 U
-        1E73 u
-        1E74 U
-        1E75 u
-        1E76 U
-        1E77 u
-        1E78 U
-        1E79 u
-        1E7A U
-        1E7B u
-        1E7C V
-        1E7D v
-        1E7E V
-        1E7F v
-        1E80 W
-        1E81 w
-        1E82 W
-        1E83 w
-        1E84 W
-        1E85 w
-        1E86 W
-        1E87 w
-        1E88 W
-        1E89 w
-        1E8A X
-        1E8B x
-        1E8C X
-        1E8D x
-        1E8E Y
-        1E8F y
-        1E90 Z
-        1E91 z
-        1E92 Z
-        1E93 z
-        1E94 Z
-        1E95 z
-        1E96 h
-        1E97 t
-        1E98 w
-        1E99 y
-        1E9A a
-        1E9B f
-        1E9C s
-        1E9D s
-        1E9E SS
-        1EA0 A
-        1EA1 a
-        1EA2 A
-        1EA3 a
-        1EA4 A
-        1EA5 a
-        1EA6 A
-        1EA7 a
-        1EA8 A
-        1EA9 a
-        1EAA A
-        1EAB a
-        1EAC A
-        1EAD a
-        1EAE A
-        1EAF a
-        1EB0 A
-        1EB1 a
-        1EB2 A
-        1EB3 a
-        1EB4 A
-        1EB5 a
-        1EB6 A
-        1EB7 a
-        1EB8 E
-        1EB9 e
-        1EBA E
-        1EBB e
-        1EBC E
-        1EBD e
-        1EBE E
-        1EBF e
-        1EC0 E
-        1EC1 e
-        1EC2 E
-        1EC3 e
-        1EC4 E
-        1EC5 e
-        1EC6 E
-        1EC7 e
-        1EC8 I
-        1EC9 i
-        1ECA I
-        1ECB i
-        1ECC O
-        1ECD o
-        1ECE O
-        1ECF o
-        1ED0 O
-        1ED1 o
-        1ED2 O
-        1ED3 o
-        1ED4 O
-        1ED5 o
-        1ED6 O
-        1ED7 o
-        1ED8 O
-        1ED9 o
-        1EDA O
-        1EDB o
-        1EDC O
-        1EDD o
-        1EDE O
-        1EDF o
-        1EE0 O
-        1EE1 o
-        1EE2 O
-        1EE3 o
-        1EE4 U
-        1EE5 u
-        1EE6 U
-        1EE7 u
-        1EE8 U
-        1EE9 u
-        1EEA U
-        1EEB u
-        1EEC U
-        1EED u
-        1EEE U
-        1EEF u
-        1EF0 U
-        1EF1 u
-        1EF2 Y
-        1EF3 y
-        1EF4 Y
-        1EF5 y
-        1EF6 Y
-        1EF7 y
-        1EF8 Y
-        1EF9 y
-        1EFA LL
-        1EFB ll
-        1EFC V
-        1EFE Y
-        1EFF y
-        2010 -
-        2011 -
-        2012 -
-        2013 -
-        2014 -
-        2018 '
-        2019 '
-        201A '
-        201B '
-        201C "
-        201D "
-        201E "
-        2032 '
-        2033 "
-        2035 '
-        2036 "
-        2038 ^
-        2039 '
-        203A '
-        203C !!
-        2044 /
-        2045 [
-        2046 ]
-        2047 ??
-        2048 ?!
-        2049 !?
-        204E *
-        204F ;
-        2052 %
-        2053 ~
-        2070 0
-        2071 i
-        2074 4
-        2075 5
-        2076 6
-        2077 7
-        2078 8
-        2079 9
-        207A +
-        207B -
-        207C =
-        207D (
-        207E )
-        207F n
-        2080 0
-        2081 1
-        2082 2
-        2083 3
-        2084 4
-        2085 5
-        2086 6
-        2087 7
-        2088 8
-        2089 9
-        208A +
-        208B -
-        208C =
-        208D (
-        208E )
-        2090 a
-        2091 e
-        2092 o
-        2093 x
-        2094 a
-        2184 c
-        2460 1
-        2461 2
-        2462 3
-        2463 4
-        2464 5
-        2465 6
-        2466 7
-        2467 8
-        2468 9
-        2469 10
-        246A 11
-        246B 12
-        246C 13
-        246D 14
-        246E 15
-        246F 16
-        2470 17
-        2471 18
-        2472 19
-        2473 20
-        2474 (1)
-        2475 (2)
-        2476 (3)
-        2477 (4)
-        2478 (5)
-        2479 (6)
-        247A (7)
-        247B (8)
-        247C (9)
-        247D (10)
-        247E (11)
-        247F (12)
-        2480 (13)
-        2481 (14)
-        2482 (15)
-        2483 (16)
-        2484 (17)
-        2485 (18)
-        2486 (19)
-        2487 (20)
-        2488 1.
-        2489 2.
-        248A 3.
-        248B 4.
-        248C 5.
-        248D 6.
-        248E 7.
-        248F 8.
-        2490 9.
-        2491 10.
-        2492 11.
-        2493 12.
-        2494 13.
-        2495 14.
-        2496 15.
-        2497 16.
-        2498 17.
-        2499 18.
-        249A 19.
-        249B 20.
-        249C (a)
-        249D (b)
-        249E (c)
-        249F (d)
-        24A0 (e)
-        24A1 (f)
-        24A2 (g)
-        24A3 (h)
-        24A4 (i)
-        24A5 (j)
-        24A6 (k)
-        24A7 (l)
-        24A8 (m)
-        24A9 (n)
-        24AA (o)
-        24AB (p)
-        24AC (q)
-        24AD (r)
-        24AE (s)
-        24AF (t)
-        24B0 (u)
-        24B1 (v)
-        24B2 (w)
-        24B3 (x)
-        24B4 (y)
-        24B5 (z)
-        24B6 A
-        24B7 B
-        24B8 C
-        24B9 D
-        24BA E
-        24BB F
-        24BC G
-        24BD H
-        24BE I
-        24BF J
-        24C0 K
-        24C1 L
-        24C2 M
-        24C3 N
-        24C4 O
-        24C5 P
-        24C6 Q
-        24C7 R
-        24C8 S
-        24C9 T
-        24CA U
-        24CB V
-        24CC W
-        24CD X
-        24CE Y
-        24CF Z
-        24D0 a
-        24D1 b
-        24D2 c
-        24D3 d
-        24D4 e
-        24D5 f
-        24D6 g
-        24D7 h
-        24D8 i
-        24D9 j
-        24DA k
-        24DB l
-        24DC m
-        24DD n
-        24DE o
-        24DF p
-        24E0 q
-        24E1 r
-        24E2 s
-        24E3 t
-        24E4 u
-        24E5 v
-        24E6 w
-        24E7 x
-        24E8 y
-        24E9 z
-        24EA 0
-        24EB 11
-        24EC 12
-        24ED 13
-        24EE 14
-        24EF 15
-        24F0 16
-        24F1 17
-        24F2 18
-        24F3 19
-        24F4 20
-        24F5 1
-        24F6 2
-        24F7 3
-        24F8 4
-        24F9 5
-        24FA 6
-        24FB 7
-        24FC 8
-        24FD 9
-        24FE 10
-        24FF 0
-        275B '
-        275C '
-        275D "
-        275E "
-        2768 (
-        2769 )
-        276A (
-        276B )
-        276C <
-        276D >
-        276E "
-        276F "
-        2770 <
-        2771 >
-        2772 [
-        2773 ]
-        2774 {
-        2775 }
-        2776 1
-        2777 2
-        2778 3
-        2779 4
-        277A 5
-        277B 6
-        277C 7
-        277D 8
-        277E 9
-        277F 10
-        2780 1
-        2781 2
-        2782 3
-        2783 4
-        2784 5
-        2785 6
-        2786 7
-        2787 8
-        2788 9
-        2789 10
-        278A 1
-        278B 2
-        278C 3
-        278D 4
-        278E 5
-        278F 6
-        2790 7
-        2791 8
-        2792 9
-        2793 10
-        2C60 L
-        2C61 l
-        2C62 L
-        2C63 P
-        2C64 R
-        2C65 a
-        2C66 t
-        2C67 H
-        2C68 h
-        2C69 K
-        2C6A k
-        2C6B Z
-        2C6C z
-        2C6E M
-        2C6F a
-        2C71 v
-        2C72 W
-        2C73 w
-        2C74 v
-        2C75 H
-        2C76 h
-        2C78 e
-        2C7A o
-        2C7B E
-        2C7C j
-        2E28 ((
-        2E29 ))
-        A728 TZ
-        A729 tz
-        A730 F
-        A731 S
-        A732 AA
-        A733 aa
-        A734 AO
-        A735 ao
-        A736 AU
-        A737 au
-        A738 AV
-        A739 av
-        A73A AV
-        A73B av
-        A73C AY
-        A73D ay
-        A73E c
-        A73F c
-        A740 K
-        A741 k
-        A742 K
-        A743 k
-        A744 K
-        A745 k
-        A746 L
-        A747 l
-        A748 L
-        A749 l
-        A74A O
-        A74B o
-        A74C O
-        A74D o
-        A74E OO
-        A74F oo
-        A750 P
-        A751 p
-        A752 P
-        A753 p
-        A754 P
-        A755 p
-        A756 Q
-        A757 q
-        A758 Q
-        A759 q
-        A75A R
-        A75B r
-        A75E V
-        A75F v
-        A760 VY
-        A761 vy
-        A762 Z
-        A763 z
-        A766 TH
-        A767 th
-        A768 V
-        A779 D
-        A77A d
-        A77B F
-        A77C f
-        A77D G
-        A77E G
-        A77F g
-        A780 L
-        A781 l
-        A782 R
-        A783 r
-        A784 s
-        A785 S
-        A786 T
-        A7FB F
-        A7FC p
-        A7FD M
-        A7FE I
-        A7FF M
-        FB00 ff
-        FB01 fi
-        FB02 fl
-        FB03 ffi
-        FB04 ffl
-        FB06 st
-        FF01 !
-        FF02 "
-        FF03 #
-        FF04 $
-        FF05 %
-        FF06 &
-        FF07 '
-        FF08 (
-        FF09 )
-        FF0A *
-        FF0B +
-        FF0C ,
-        FF0D -
-        FF0E .
-        FF0F /
-        FF10 0
-        FF11 1
-        FF12 2
-        FF13 3
-        FF14 4
-        FF15 5
-        FF16 6
-        FF17 7
-        FF18 8
-        FF19 9
-        FF1A :
-        FF1B ;
-        FF1C <
-        FF1D =
-        FF1E >
-        FF1F ?
-        FF20 @
-        FF21 A
-        FF22 B
-        FF23 C
-        FF24 D
-        FF25 E
-        FF26 F
-        FF27 G
-        FF28 H
-        FF29 I
-        FF2A J
-        FF2B K
-        FF2C L
-        FF2D M
-        FF2E N
-        FF2F O
-        FF30 P
-        FF31 Q
-        FF32 R
-        FF33 S
-        FF34 T
-        FF35 U
-        FF36 V
-        FF37 W
-        FF38 X
-        FF39 Y
-        FF3A Z
-        FF3B [
-        FF3C \
-        FF3D ]
-        FF3E ^
-        FF3F _
-        FF41 a
-        FF42 b
-        FF43 c
-        FF44 d
-        FF45 e
-        FF46 f
-        FF47 g
-        FF48 h
-        FF49 i
-        FF4A j
-        FF4B k
-        FF4C l
-        FF4D m
-        FF4E n
-        FF4F o
-        FF50 p
-        FF51 q
-        FF52 r
-        FF53 s
-        FF54 t
-        FF55 u
-        FF56 v
-        FF57 w
-        FF58 x
-        FF59 y
-        FF5A z
-        FF5B {
-        FF5D }
-        FF5E ~
+        AB "	B2 2	B3 3	B9 1	BB "	C0 A	C1 A	C2 A
+        C3 A	C4 A	C5 A	C6 AE	C7 C	C8 E	C9 E	CA E
+        CB E	CC I	CD I	CE I	CF I	D0 D	D1 N	D2 O
+        D3 O	D4 O	D5 O	D6 O	D8 O	D9 U	DA U	DB U
+        DC U	DD Y	DE TH	DF ss	E0 a	E1 a	E2 a	E3 a
+        E4 a	E5 a	E6 ae	E7 c	E8 e	E9 e	EA e	EB e
+        EC i	ED i	EE i	EF i	F0 d	F1 n	F2 o	F3 o
+        F4 o	F5 o	F6 o	F8 o	F9 u	FA u	FB u	FC u
+        FD y	FE th	FF y	100 A	101 a	102 A	103 a	104 A
+        105 a	106 C	107 c	108 C	109 c	10A C	10B c	10C C
+        10D c	10E D	10F d	110 D	111 d	112 E	113 e	114 E
+        115 e	116 E	117 e	118 E	119 e	11A E	11B e	11C G
+        11D g	11E G	11F g	120 G	121 g	122 G	123 g	124 H
+        125 h	126 H	127 h	128 I	129 i	12A I	12B i	12C I
+        12D i	12E I	12F i	130 I	131 i	132 IJ	133 ij	134 J
+        135 j	136 K	137 k	138 q	139 L	13A l	13B L	13C l
+        13D L	13E l	13F L	140 l	141 L	142 l	143 N	144 n
+        145 N	146 n	147 N	148 n	149 n	14A N	14B n	14C O
+        14D o	14E O	14F o	150 O	151 o	152 OE	153 oe	154 R
+        155 r	156 R	157 r	158 R	159 r	15A S	15B s	15C S
+        15D s	15E S	15F s	160 S	161 s	162 T	163 t	164 T
+        165 t	166 T	167 t	168 U	169 u	16A U	16B u	16C U
+        16D u	16E U	16F u	170 U	171 u	172 U	173 u	174 W
+        175 w	176 Y	177 y	178 Y	179 Z	17A z	17B Z	17C z
+        17D Z	17E z	17F s	180 b	181 B	182 B	183 b	186 O
+        187 C	188 c	189 D	18A D	18B D	18C d	18E E	18F A
+        190 E	191 F	192 f	193 G	195 hv	196 I	197 I	198 K
+        199 k	19A l	19C M	19D N	19E n	19F O	1A0 O	1A1 o
+        1A4 P	1A5 p	1AB t	1AC T	1AD t	1AE T	1AF U	1B0 u
+        1B2 V	1B3 Y	1B4 y	1B5 Z	1B6 z	1BF w	1C4 DZ	1C5 Dz
+        1C6 dz	1C7 LJ	1C8 Lj	1C9 lj	1CA NJ	1CB Nj	1CC nj	1CD A
+        1CE a	1CF I	1D0 i	1D1 O	1D2 o	1D3 U	1D4 u	1D5 U
+        1D6 u	1D7 U	1D8 u	1D9 U	1DA u	1DB U	1DC u	1DD e
+        1DE A	1DF a	1E0 A	1E1 a	1E2 AE	1E3 ae	1E4 G	1E5 G
+        1E6 G	1E7 G	1E8 K	1E9 k	1EA O	1EB o	1EC O	1ED o
+        1F0 j	1F1 DZ	1F2 Dz	1F3 dz	1F4 G	1F5 g	1F6 HV	1F7 W
+        1F8 N	1F9 n	1FA A	1FB a	1FC AE	1FD ae	1FE O	1FF o
+        200 A	201 a	202 A	203 a	204 E	205 e	206 E	207 e
+        208 I	209 i	20A I	20B i	20C O	20D o	20E O	20F o
+        210 R	211 r	212 R	213 r	214 U	215 u	216 U	217 u
+        218 S	219 s	21A T	21B t	21C Z	21D z	21E H	21F h
+        220 N	221 d	222 OU	223 ou	224 Z	225 z	226 A	227 a
+        228 E	229 e	22A O	22B o	22C O	22D o	22E O	22F o
+        230 O	231 o	232 Y	233 y	234 l	235 n	236 t	237 j
+        238 db	239 qp	23A A	23B C	23C c	23D L	23E T	23F s
+        240 z	243 B	244 U	245 V	246 E	247 e	248 J	249 j
+        24A Q	24B q	24C R	24D r	24E Y	24F y	250 a	253 b
+        254 o	255 c	256 d	257 d	258 e	259 a	25A a	25B e
+        25C e	25D e	25E e	25F j	260 g	261 g	262 G	265 h
+        266 h	268 i	26A I	26B l	26C l	26D l	26F m	270 m
+        271 m	272 n	273 n	274 N	275 o	276 OE	27C r	27D r
+        27E r	27F r	280 R	281 R	282 s	284 j	287 t	288 t
+        289 u	28B v	28C v	28D w	28E y	28F Y	290 z	291 z
+        297 C	299 B	29A e	29B G	29C H	29D j	29E k	29F L
+        2A0 q	2A3 dz	2A5 dz	2A6 ts	2A8 tc	2AA ls	2AB lz	2AE h
+        2AF h	1D00 A	1D01 AE	1D02 ae	1D03 B	1D04 C	1D05 D	1D06 D
+        1D07 E	1D08 e	1D09 i	1D0A J	1D0B K	1D0C L	1D0D M	1D0E N
+        1D0F O	1D10 O	1D14 oe	1D15 OU	1D16 o	1D17 o	1D18 P	1D19 R
+        1D1A R	1D1B T	1D1C U	1D20 V	1D21 W	1D22 Z	1D62 i	1D63 r
+        1D64 u	1D65 v	1D6B ue	1D6C b	1D6D d	1D6E f	1D6F m	1D70 n
+        1D71 p	1D72 r	1D73 r	1D74 s	1D75 t	1D76 z	1D77 g	1D79 g
+        1D7A th	1D7B I	1D7C i	1D7D p	1D7E U	1D80 b	1D81 d	1D82 f
+        1D83 g	1D84 k	1D85 l	1D86 m	1D87 n	1D88 p	1D89 r	1D8A s
+        1D8C v	1D8D x	1D8E z	1D8F a	1D91 d	1D92 e	1D93 e	1D94 e
+        1D95 a	1D96 i	1D97 o	1D99 u	1E00 A	1E01 a	1E02 B	1E03 b
+        1E04 B	1E05 b	1E06 B	1E07 b	1E08 C	1E09 c	1E0A D	1E0B d
+        1E0C D	1E0D d	1E0E D	1E0F d	1E10 D	1E11 d	1E12 D	1E13 d
+        1E14 E	1E15 e	1E16 E	1E17 e	1E18 E	1E19 e	1E1A E	1E1B e
+        1E1C E	1E1D e	1E1E F	1E1F f	1E20 G	1E21 g	1E22 H	1E23 h
+        1E24 H	1E25 h	1E26 H	1E27 h	1E28 H	1E29 h	1E2A H	1E2B h
+        1E2C I	1E2D i	1E2E I	1E2F i	1E30 K	1E31 k	1E32 K	1E33 k
+        1E34 K	1E35 k	1E36 L	1E37 l	1E38 L	1E39 l	1E3A L	1E3B l
+        1E3C L	1E3D l	1E3E M	1E3F m	1E40 M	1E41 m	1E42 M	1E43 m
+        1E44 N	1E45 n	1E46 N	1E47 n	1E48 N	1E49 n	1E4A N	1E4B n
+        1E4C O	1E4D o	1E4E O	1E4F o	1E50 O	1E51 o	1E52 O	1E53 o
+        1E54 P	1E55 p	1E56 P	1E57 p	1E58 R	1E59 r	1E5A R	1E5B r
+        1E5C R	1E5D r	1E5E R	1E5F r	1E60 S	1E61 s	1E62 S	1E63 s
+        1E64 S	1E65 s	1E66 S	1E67 s	1E68 S	1E69 s	1E6A T	1E6B t
+        1E6C T	1E6D t	1E6E T	1E6F t	1E70 T	1E71 t	1E72 U	1E73 u
+        1E74 U	1E75 u	1E76 U	1E77 u	1E78 U	1E79 u	1E7A U	1E7B u
+        1E7C V	1E7D v	1E7E V	1E7F v	1E80 W	1E81 w	1E82 W	1E83 w
+        1E84 W	1E85 w	1E86 W	1E87 w	1E88 W	1E89 w	1E8A X	1E8B x
+        1E8C X	1E8D x	1E8E Y	1E8F y	1E90 Z	1E91 z	1E92 Z	1E93 z
+        1E94 Z	1E95 z	1E96 h	1E97 t	1E98 w	1E99 y	1E9A a	1E9B f
+        1E9C s	1E9D s	1E9E SS	1EA0 A	1EA1 a	1EA2 A	1EA3 a	1EA4 A
+        1EA5 a	1EA6 A	1EA7 a	1EA8 A	1EA9 a	1EAA A	1EAB a	1EAC A
+        1EAD a	1EAE A	1EAF a	1EB0 A	1EB1 a	1EB2 A	1EB3 a	1EB4 A
+        1EB5 a	1EB6 A	1EB7 a	1EB8 E	1EB9 e	1EBA E	1EBB e	1EBC E
+        1EBD e	1EBE E	1EBF e	1EC0 E	1EC1 e	1EC2 E	1EC3 e	1EC4 E
+        1EC5 e	1EC6 E	1EC7 e	1EC8 I	1EC9 i	1ECA I	1ECB i	1ECC O
+        1ECD o	1ECE O	1ECF o	1ED0 O	1ED1 o	1ED2 O	1ED3 o	1ED4 O
+        1ED5 o	1ED6 O	1ED7 o	1ED8 O	1ED9 o	1EDA O	1EDB o	1EDC O
+        1EDD o	1EDE O	1EDF o	1EE0 O	1EE1 o	1EE2 O	1EE3 o	1EE4 U
+        1EE5 u	1EE6 U	1EE7 u	1EE8 U	1EE9 u	1EEA U	1EEB u	1EEC U
+        1EED u	1EEE U	1EEF u	1EF0 U	1EF1 u	1EF2 Y	1EF3 y	1EF4 Y
+        1EF5 y	1EF6 Y	1EF7 y	1EF8 Y	1EF9 y	1EFA LL	1EFB ll	1EFC V
+        1EFE Y	1EFF y	2010 -	2011 -	2012 -	2013 -	2014 -	2018 '
+        2019 '	201A '	201B '	201C "	201D "	201E "	2032 '	2033 "
+        2035 '	2036 "	2038 ^	2039 '	203A '	203C !!	2044 /	2045 [
+        2046 ]	2047 ??	2048 ?!	2049 !?	204E *	204F ;	2052 %	2053 ~
+        2070 0	2071 i	2074 4	2075 5	2076 6	2077 7	2078 8	2079 9
+        207A +	207B -	207C =	207D (	207E )	207F n	2080 0	2081 1
+        2082 2	2083 3	2084 4	2085 5	2086 6	2087 7	2088 8	2089 9
+        208A +	208B -	208C =	208D (	208E )	2090 a	2091 e	2092 o
+        2093 x	2094 a	2184 c	2460 1	2461 2	2462 3	2463 4	2464 5
+        2465 6	2466 7	2467 8	2468 9	2469 10	246A 11	246B 12	246C 13
+        246D 14	246E 15	246F 16	2470 17	2471 18	2472 19	2473 20	2474 (1)
+        2475 (2)	2476 (3)	2477 (4)	2478 (5)	2479 (6)	247A (7)	247B (8)	247C (9)
+        247D (10)	247E (11)	247F (12)	2480 (13)	2481 (14)	2482 (15)	2483 (16)	2484 (17)
+        2485 (18)	2486 (19)	2487 (20)	2488 1.	2489 2.	248A 3.	248B 4.	248C 5.
+        248D 6.	248E 7.	248F 8.	2490 9.	2491 10.	2492 11.	2493 12.	2494 13.
+        2495 14.	2496 15.	2497 16.	2498 17.	2499 18.	249A 19.	249B 20.	249C (a)
+        249D (b)	249E (c)	249F (d)	24A0 (e)	24A1 (f)	24A2 (g)	24A3 (h)	24A4 (i)
+        24A5 (j)	24A6 (k)	24A7 (l)	24A8 (m)	24A9 (n)	24AA (o)	24AB (p)	24AC (q)
+        24AD (r)	24AE (s)	24AF (t)	24B0 (u)	24B1 (v)	24B2 (w)	24B3 (x)	24B4 (y)
+        24B5 (z)	24B6 A	24B7 B	24B8 C	24B9 D	24BA E	24BB F	24BC G
+        24BD H	24BE I	24BF J	24C0 K	24C1 L	24C2 M	24C3 N	24C4 O
+        24C5 P	24C6 Q	24C7 R	24C8 S	24C9 T	24CA U	24CB V	24CC W
+        24CD X	24CE Y	24CF Z	24D0 a	24D1 b	24D2 c	24D3 d	24D4 e
+        24D5 f	24D6 g	24D7 h	24D8 i	24D9 j	24DA k	24DB l	24DC m
+        24DD n	24DE o	24DF p	24E0 q	24E1 r	24E2 s	24E3 t	24E4 u
+        24E5 v	24E6 w	24E7 x	24E8 y	24E9 z	24EA 0	24EB 11	24EC 12
+        24ED 13	24EE 14	24EF 15	24F0 16	24F1 17	24F2 18	24F3 19	24F4 20
+        24F5 1	24F6 2	24F7 3	24F8 4	24F9 5	24FA 6	24FB 7	24FC 8
+        24FD 9	24FE 10	24FF 0	275B '	275C '	275D "	275E "	2768 (
+        2769 )	276A (	276B )	276C <	276D >	276E "	276F "	2770 <
+        2771 >	2772 [	2773 ]	2774 {	2775 }	2776 1	2777 2	2778 3
+        2779 4	277A 5	277B 6	277C 7	277D 8	277E 9	277F 10	2780 1
+        2781 2	2782 3	2783 4	2784 5	2785 6	2786 7	2787 8	2788 9
+        2789 10	278A 1	278B 2	278C 3	278D 4	278E 5	278F 6	2790 7
+        2791 8	2792 9	2793 10	2C60 L	2C61 l	2C62 L	2C63 P	2C64 R
+        2C65 a	2C66 t	2C67 H	2C68 h	2C69 K	2C6A k	2C6B Z	2C6C z
+        2C6E M	2C6F a	2C71 v	2C72 W	2C73 w	2C74 v	2C75 H	2C76 h
+        2C78 e	2C7A o	2C7B E	2C7C j	2E28 ((	2E29 ))	A728 TZ	A729 tz
+        A730 F	A731 S	A732 AA	A733 aa	A734 AO	A735 ao	A736 AU	A737 au
+        A738 AV	A739 av	A73A AV	A73B av	A73C AY	A73D ay	A73E c	A73F c
+        A740 K	A741 k	A742 K	A743 k	A744 K	A745 k	A746 L	A747 l
+        A748 L	A749 l	A74A O	A74B o	A74C O	A74D o	A74E OO	A74F oo
+        A750 P	A751 p	A752 P	A753 p	A754 P	A755 p	A756 Q	A757 q
+        A758 Q	A759 q	A75A R	A75B r	A75E V	A75F v	A760 VY	A761 vy
+        A762 Z	A763 z	A766 TH	A767 th	A768 V	A779 D	A77A d	A77B F
+        A77C f	A77D G	A77E G	A77F g	A780 L	A781 l	A782 R	A783 r
+        A784 s	A785 S	A786 T	A7FB F	A7FC p	A7FD M	A7FE I	A7FF M
+        FB00 ff	FB01 fi	FB02 fl	FB03 ffi	FB04 ffl	FB06 st	FF01 !	FF02 "
+        FF03 #	FF04 $	FF05 %	FF06 &	FF07 '	FF08 (	FF09 )	FF0A *
+        FF0B +	FF0C ,	FF0D -	FF0E .	FF0F /	FF10 0	FF11 1	FF12 2
+        FF13 3	FF14 4	FF15 5	FF16 6	FF17 7	FF18 8	FF19 9	FF1A :
+        FF1B ;	FF1C <	FF1D =	FF1E >	FF1F ?	FF20 @	FF21 A	FF22 B
+        FF23 C	FF24 D	FF25 E	FF26 F	FF27 G	FF28 H	FF29 I	FF2A J
+        FF2B K	FF2C L	FF2D M	FF2E N	FF2F O	FF30 P	FF31 Q	FF32 R
+        FF33 S	FF34 T	FF35 U	FF36 V	FF37 W	FF38 X	FF39 Y	FF3A Z
+        FF3B [	FF3C \	FF3D ]	FF3E ^	FF3F _	FF41 a	FF42 b	FF43 c
+        FF44 d	FF45 e	FF46 f	FF47 g	FF48 h	FF49 i	FF4A j	FF4B k
+        FF4C l	FF4D m	FF4E n	FF4F o	FF50 p	FF51 q	FF52 r	FF53 s
+        FF54 t	FF55 u	FF56 v	FF57 w	FF58 x	FF59 y	FF5A z	FF5B {
+        FF5D }	FF5E ~
         """#
 }
