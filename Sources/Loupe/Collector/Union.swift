@@ -29,33 +29,9 @@ package enum Union {
         _ scorers: [S], excluding excluded: [any Scorer], segment: Int, into top: inout TopDocs,
         scratch: inout Scratch
     ) -> Int {
-        scratch.prepare(scoring: true)
-        // Moved out, not copied, so the loop below mutates uniquely owned buffers.
-        var bits: [UInt64] = []
-        var scores: [Float] = []
-        swap(&bits, &scratch.bits)
-        swap(&scores, &scratch.scores)
-        defer {
-            swap(&bits, &scratch.bits)
-            swap(&scores, &scratch.scores)
-        }
         var count = 0
         var threshold = top.entryThreshold
-        var base = firstWindow(scorers)
-        while base != terminatedDoc {
-            let end = base &+ DocID(windowSize)
-            var next = terminatedDoc
-            for scorer in scorers {
-                var doc = scorer.doc
-                while doc < end {
-                    let slot = Int(doc - base)
-                    bits[slot >> 6] |= 1 << UInt64(slot & 63)
-                    scores[slot] += scorer.score()
-                    doc = scorer.advance()
-                }
-                next = min(next, doc)
-            }
-            exclude(excluded, from: &bits, base: base, end: end) { scores[$0] = 0 }
+        forEachWindow(scorers, excluding: excluded, scoring: true, scratch: &scratch) { base, bits, scores in
             for word in 0..<bits.count where bits[word] != 0 {
                 var w = bits[word]
                 bits[word] = 0
@@ -70,18 +46,40 @@ package enum Union {
                     scores[slot] = 0
                 }
             }
-            base = next == terminatedDoc ? terminatedDoc : next & ~DocID(windowSize - 1)
         }
         return count
     }
 
     /// The number of documents matching any of `scorers` and none of `excluded`, without scoring.
     package static func count<S: Scorer>(_ scorers: [S], excluding excluded: [any Scorer], scratch: inout Scratch) -> Int {
-        scratch.prepare(scoring: false)
-        var bits: [UInt64] = []
-        swap(&bits, &scratch.bits)
-        defer { swap(&bits, &scratch.bits) }
         var count = 0
+        forEachWindow(scorers, excluding: excluded, scoring: false, scratch: &scratch) { _, bits, _ in
+            for word in 0..<bits.count {
+                count += bits[word].nonzeroBitCount
+                bits[word] = 0
+            }
+        }
+        return count
+    }
+
+    /// Walks the windows that hold matches: drains every scorer up to the window's end into the bits (and, when
+    /// `scoring`, the summed scores), clears excluded documents, then hands the window to `consume`, which must
+    /// leave the bits and scores zeroed.
+    @inline(__always)
+    private static func forEachWindow<S: Scorer>(
+        _ scorers: [S], excluding excluded: [any Scorer], scoring: Bool, scratch: inout Scratch,
+        _ consume: (_ base: DocID, _ bits: inout [UInt64], _ scores: inout [Float]) -> Void
+    ) {
+        scratch.prepare(scoring: scoring)
+        // Moved out, not copied, so the loops mutate uniquely owned buffers.
+        var bits: [UInt64] = []
+        var scores: [Float] = []
+        swap(&bits, &scratch.bits)
+        swap(&scores, &scratch.scores)
+        defer {
+            swap(&bits, &scratch.bits)
+            swap(&scores, &scratch.scores)
+        }
         var base = firstWindow(scorers)
         while base != terminatedDoc {
             let end = base &+ DocID(windowSize)
@@ -91,18 +89,15 @@ package enum Union {
                 while doc < end {
                     let slot = Int(doc - base)
                     bits[slot >> 6] |= 1 << UInt64(slot & 63)
+                    if scoring { scores[slot] += scorer.score() }
                     doc = scorer.advance()
                 }
                 next = min(next, doc)
             }
-            exclude(excluded, from: &bits, base: base, end: end) { _ in }
-            for word in 0..<bits.count {
-                count += bits[word].nonzeroBitCount
-                bits[word] = 0
-            }
+            exclude(excluded, from: &bits, base: base, end: end) { if scoring { scores[$0] = 0 } }
+            consume(base, &bits, &scores)
             base = next == terminatedDoc ? terminatedDoc : next & ~DocID(windowSize - 1)
         }
-        return count
     }
 
     private static func firstWindow<S: Scorer>(_ scorers: [S]) -> DocID {
