@@ -18,7 +18,7 @@ let package = Package(
         .target(name: "LoupeQueryGrammar", swiftSettings: strict),
         .target(
             name: "Loupe", dependencies: ["LoupeCodec", "LoupeAnalysis", "LoupeQueryGrammar"], swiftSettings: strict),
-        .target(name: "IdxKit", dependencies: ["Loupe", "LoupeCodec"], path: "Tools/IdxKit"),
+        .target(name: "IdxKit", dependencies: ["Loupe", "LoupeCodec", "LoupeQueryGrammar"], path: "Tools/IdxKit"),
         .executableTarget(name: "idx", dependencies: ["IdxKit"], path: "Tools/idx"),
         .executableTarget(name: "LoupeBench", dependencies: ["Loupe", "LoupeCodec"], path: "Benchmarks/LoupeBench"),
         .target(name: "TestSupport", dependencies: ["Loupe", "LoupeCodec"], path: "Tests/TestSupport"),

@@ -24,16 +24,21 @@ package struct QuerySyntaxError: Error, Sendable, Equatable, CustomStringConvert
 
     /// The message, the query on its own line and a caret under the offending character.
     package var description: String {
+        "query syntax error at byte \(offset): \(message)\n" + Self.pointer(at: offset, in: query)
+    }
+
+    /// The query, indented, with a caret under the character that holds byte `byte`: for any error that
+    /// carries a byte offset into a query (the command line shows engine errors the same way).
+    package static func pointer(at byte: Int, in query: String) -> String {
         var line = ""
-        var caretColumn = 0
-        var byteOffset = 0
+        var column = 0
+        var offset = 0
         for scalar in query.unicodeScalars {
-            if byteOffset < offset { caretColumn += 1 }
-            byteOffset += UTF8.width(scalar)
+            if offset < byte { column += 1 }
+            offset += UTF8.width(scalar)
             // Control characters would break the alignment of the caret line.
             line.unicodeScalars.append(scalar.value < 0x20 || scalar.value == 0x7F ? " " : scalar)
         }
-        let caret = String(repeating: " ", count: caretColumn) + "^"
-        return "query syntax error at byte \(offset): \(message)\n  \(line)\n  \(caret)"
+        return "  " + line + "\n  " + String(repeating: " ", count: column) + "^"
     }
 }

@@ -1,4 +1,5 @@
 import Loupe
+import LoupeQueryGrammar
 
 /// `idx search DIR QUERY`: the best hits for a query string, as lines for people or (`--json`) one object for scripts.
 struct SearchCommand: Command {
@@ -72,7 +73,7 @@ struct SearchCommand: Command {
             guard error.code == .invalidQuery, !error.message.contains("\n"), let byte = error.context.byteOffset else {
                 throw failure
             }
-            throw CommandFailure(failure.message + "\n" + Self.pointer(at: byte, in: query))
+            throw CommandFailure(failure.message + "\n" + QuerySyntaxError.pointer(at: byte, in: query))
         }
     }
 
@@ -88,19 +89,5 @@ struct SearchCommand: Command {
             }
         }
         return parts.joined(separator: "  ")
-    }
-
-    /// The query, indented, with a caret under the character that holds `byte`.
-    static func pointer(at byte: Int, in query: String) -> String {
-        var line = ""
-        var column = 0
-        var offset = 0
-        for scalar in query.unicodeScalars {
-            if offset < byte { column += 1 }
-            offset += UTF8.width(scalar)
-            // A tab or newline would move the text against the caret line.
-            line.unicodeScalars.append(scalar.value < 0x20 || scalar.value == 0x7F ? " " : scalar)
-        }
-        return "  " + line + "\n  " + String(repeating: " ", count: column) + "^"
     }
 }
