@@ -16,8 +16,10 @@ let package = Package(
         .target(name: "LoupeCodec", dependencies: ["CZlib"], swiftSettings: strict),
         .target(name: "LoupeAnalysis", swiftSettings: strict),
         .target(name: "LoupeQueryGrammar", swiftSettings: strict),
+        .target(name: "LoupeAutomata", swiftSettings: strict),
         .target(
-            name: "Loupe", dependencies: ["LoupeCodec", "LoupeAnalysis", "LoupeQueryGrammar"], swiftSettings: strict),
+            name: "Loupe", dependencies: ["LoupeCodec", "LoupeAnalysis", "LoupeQueryGrammar", "LoupeAutomata"],
+            swiftSettings: strict),
         .target(name: "IdxKit", dependencies: ["Loupe", "LoupeCodec", "LoupeQueryGrammar"], path: "Tools/IdxKit"),
         .executableTarget(name: "idx", dependencies: ["IdxKit"], path: "Tools/idx"),
         .executableTarget(name: "LoupeBench", dependencies: ["Loupe", "LoupeCodec"], path: "Benchmarks/LoupeBench"),
@@ -27,6 +29,7 @@ let package = Package(
             name: "LoupeAnalysisTests", dependencies: ["LoupeAnalysis", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "LoupeQueryGrammarTests", dependencies: ["LoupeQueryGrammar", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "LoupeAutomataTests", dependencies: ["LoupeAutomata", "TestSupport"]),
         .testTarget(
             name: "LoupeTests", dependencies: ["Loupe", "LoupeCodec", "LoupeAnalysis", "TestSupport"],
             exclude: ["Fixtures"]),

@@ -8,7 +8,21 @@ Every engine indexes on ONE thread with the same memory budget and streams the (
 Each of tantivy and FTS5 runs in its own child process so that its peak RSS is its own.
 
     Benchmarks/compare.sh --corpus Benchmarks/corpora/movies/movies.jsonl.gz \
-        --schema Benchmarks/corpora/movies/schema.json --queries Benchmarks/corpora/movies/queries.classes.tsv
+        --schema Benchmarks/corpora/movies/schema.json --queries Benchmarks/corpora/movies/queries.classes.tsv \
+        [--extra-queries Benchmarks/corpora/movies/regex.tsv] [--fuzzy Benchmarks/corpora/movies/fuzzy.txt] \
+        [--repeat 3] [--limit-docs 3000] [--engines loupe,tantivy]
+
+Query files hold `class<TAB>query` lines (or bare queries, classed by shape), in Loupe's query syntax, which
+every engine runs as is except for two clause forms tantivy's parser lacks: `field:word~N` (fuzzy) and
+`field:/pattern/` (whole-term regex), which the tantivy worker builds as FuzzyTermQuery / RegexQuery and ORs
+when a whole query is made of them. FTS5 has no fuzzy, regex or range queries: those rows stay blank for it.
+  --extra-queries PATH  (repeatable) more such lines, appended as their own classes, e.g. the `regex.tsv` that
+                        corpora/make_regex_queries.py writes for each corpus.
+  --fuzzy PATH          a corpus's fuzzy.txt (`misspelling<TAB>intended<TAB>edits<TAB>field,field`): one
+                        "fuzzy" query per line, `f1:word~e f2:word~e` (transpositions cost 1), plus a ranking
+                        block: P@10 (share of the top-10 hits holding the intended word) and MRR (of the first
+                        such hit), for Loupe and tantivy, judged by tantivy term queries for the intended word.
+  --loupe-json PATH     reuse a loupe-bench results file (e.g. a kept run) instead of building and running it.
 
 Writes the merged "anchor-bench/1" JSON (--out), a PNG chart beside it (--chart) and prints one table.
 The first run creates a virtualenv (env LOUPE_BENCH_VENV, default /tmp/loupe-bench-venv) with tantivy==0.27.0
@@ -26,7 +40,7 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ inside the repository
-from bench.inputs import corpus_lines, load_queries, load_schema  # noqa: E402
+from bench.inputs import corpus_lines, load_fuzzy, load_queries, load_schema  # noqa: E402
 from bench.report import ENGINES, draw_chart, report  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -78,10 +92,11 @@ def read_loupe_json(path):
     return results["engines"]["loupe"]
 
 
-def run_worker(engine, args, queries, schema):
+def run_worker(engine, args, queries, schema, fuzzy):
     """Runs one Python engine in a child process so that its peak RSS is its own."""
     job = {"corpus": args.corpus, "schema": schema, "queries": queries, "repeat": args.repeat,
-           "limit_docs": args.limit_docs, "memory_mb": args.memory_mb, "workdir": args.workdir}
+           "limit_docs": args.limit_docs, "memory_mb": args.memory_mb, "workdir": args.workdir,
+           "judge": [{k: f[k] for k in ("query", "intended", "fields")} for f in fuzzy]}
     job_path = os.path.join(args.workdir, f"{engine}.job.json")
     result_path = os.path.join(args.workdir, f"{engine}.json")
     with open(job_path, "w") as fh:
@@ -98,6 +113,11 @@ def parse_args(argv):
     ap.add_argument("--corpus", required=True, help="JSONL corpus, optionally gzipped")
     ap.add_argument("--schema", required=True, help="Loupe schema JSON (list or object-keyed fields)")
     ap.add_argument("--queries", required=True, help="one query per line, optionally class<TAB>query")
+    ap.add_argument("--extra-queries", action="append", default=[], metavar="PATH",
+                    help="more queries in the same format, appended (never cut by --queries-limit); repeatable")
+    ap.add_argument("--fuzzy", metavar="PATH",
+                    help="fuzzy.txt (misspelling<TAB>intended<TAB>edits<TAB>fields): adds a 'fuzzy' class and "
+                         "its ranking figures")
     ap.add_argument("--out", default=os.path.join(HERE, "results", "latest.json"), help="merged results JSON")
     ap.add_argument("--chart", help="PNG path (default: --out with .png)")
     ap.add_argument("--engines", default=",".join(ENGINES), help="comma-separated subset of loupe,tantivy,fts5")
@@ -115,6 +135,7 @@ def parse_args(argv):
     if unknown:
         ap.error(f"unknown engine(s): {', '.join(sorted(unknown))}")
     args.corpus, args.schema, args.queries = map(os.path.abspath, (args.corpus, args.schema, args.queries))
+    args.extra_queries = [os.path.abspath(p) for p in args.extra_queries]
     args.chart = args.chart or os.path.splitext(args.out)[0] + ".png"
     return args
 
@@ -123,6 +144,13 @@ def main(argv):
     args = parse_args(argv)
     schema = load_schema(args.schema)
     queries = load_queries(args.queries, args.queries_limit)
+    for path in args.extra_queries:
+        queries += load_queries(path, None)
+    try:
+        fuzzy = load_fuzzy(args.fuzzy) if args.fuzzy else []
+    except ValueError as e:
+        sys.exit(f"compare: {e}")
+    queries += [("fuzzy", f["query"]) for f in fuzzy]
     args.workdir = tempfile.mkdtemp(prefix="loupe-compare-")
     queries_path = os.path.join(args.workdir, "queries.tsv")
     with open(queries_path, "w", encoding="utf-8") as fh:  # the exact list every engine runs
@@ -135,6 +163,7 @@ def main(argv):
                "engines": {}, "run": {"date": datetime.date.today().isoformat(), "machine": machine,
                                       "corpus_name": re.sub(r"\.jsonl(\.gz)?$", "", os.path.basename(args.corpus)),
                                       "python": platform.python_version(), "queries": args.queries,
+                                      "extra_queries": args.extra_queries, "fuzzy": args.fuzzy,
                                       "repeat": args.repeat}}
     loupe_reused = read_loupe_json(args.loupe_json) if args.loupe_json and "loupe" in args.engines else None
     if args.memory_mb is None:  # every engine gets Loupe's budget
@@ -146,11 +175,11 @@ def main(argv):
             if engine == "loupe":
                 results["engines"]["loupe"] = loupe_reused or run_loupe(args, queries_path)
             else:
-                results["engines"][engine] = run_worker(engine, args, queries, schema)
+                results["engines"][engine] = run_worker(engine, args, queries, schema, fuzzy)
         except (subprocess.CalledProcessError, OSError, KeyError, ValueError) as e:
             print(f"compare: {engine} failed: {e}", file=sys.stderr)
             failures.append(engine)
-    table, chart = report(results, queries)
+    table, chart = report(results, queries, fuzzy)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as fh:
         json.dump(results, fh, indent=1, ensure_ascii=False)

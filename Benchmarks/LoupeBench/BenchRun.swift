@@ -78,22 +78,30 @@ struct BenchRun {
         var topTimes = [[Double]](repeating: [], count: queries.count)
         var countTimes = [[Double]](repeating: [], count: queries.count)
         for pass in 0...options.repetitions {
-            for (i, query) in parsed.enumerated() {
-                guard let query else { continue }
-                let start = clock.now
-                let found = try searcher.search(query, limit: 10)
-                let ids = found.hits.map { hit in idField.flatMap { hit.document.string($0) } ?? "" }
-                let top = (clock.now - start).seconds * 1_000_000
-                let countStart = clock.now
-                let count = try searcher.count(query)
-                let countTime = (clock.now - countStart).seconds * 1_000_000
-                if pass == 0 {
-                    results[i].count = count
-                    results[i].top10 = ids
-                    results[i].scores = found.hits.map { Double($0.score) }
-                } else {
-                    topTimes[i].append(top)
-                    countTimes[i].append(countTime)
+            for i in parsed.indices {
+                guard let query = parsed[i] else { continue }
+                do {
+                    let start = clock.now
+                    let found = try searcher.search(query, limit: 10)
+                    let ids = found.hits.map { hit in idField.flatMap { hit.document.string($0) } ?? "" }
+                    let top = (clock.now - start).seconds * 1_000_000
+                    let countStart = clock.now
+                    let count = try searcher.count(query)
+                    let countTime = (clock.now - countStart).seconds * 1_000_000
+                    if pass == 0 {
+                        results[i].count = count
+                        results[i].top10 = ids
+                        results[i].scores = found.hits.map { Double($0.score) }
+                    } else {
+                        topTimes[i].append(top)
+                        countTimes[i].append(countTime)
+                    }
+                } catch {
+                    // A query the engine parses but cannot run (say, a regex it rejects on compile) is one error
+                    // row; the other queries still run and get timed.
+                    results[i].status = "error"
+                    results[i].error = error.message
+                    parsed[i] = nil
                 }
             }
         }

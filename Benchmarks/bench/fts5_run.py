@@ -28,6 +28,10 @@ def fts5_translate(query, text_fields, default_fields):
             return None, f"boolean keyword {body}"
         if body.startswith('"'):
             words = body[1:-1]
+        elif body.startswith("/"):
+            return None, "regex query"
+        elif "~" in body:
+            return None, "fuzzy term"
         elif body[0] in "[{<>" or " TO " in query:
             return None, "range query"
         elif SPECIAL & set(body):

@@ -54,6 +54,25 @@ def load_queries(path, limit):
     return out
 
 
+def load_fuzzy(path):
+    """fuzzy.txt (`misspelling<TAB>intended<TAB>edits<TAB>field,field…`) → one "fuzzy" query per line.
+
+    Each is a dict: "query" (Loupe syntax, `f1:word~e f2:word~e`: one fuzzy clause per field, OR-ed), plus
+    "misspelling", "intended", "edits" and "fields", which the tantivy worker and the ranking figures use."""
+    out = []
+    with open(path, encoding="utf-8") as fh:
+        for number, line in enumerate(fh.read().split("\n"), 1):
+            if not line.strip() or line.startswith("#"):
+                continue
+            parts = line.split("\t")
+            if len(parts) != 4 or not parts[2].isdigit() or not 0 <= int(parts[2]) <= 2:
+                raise ValueError(f"{path}:{number}: want misspelling<TAB>intended<TAB>edits 0-2<TAB>fields: {line!r}")
+            word, intended, edits, fields = parts[0].lower(), parts[1].lower(), int(parts[2]), parts[3].split(",")
+            out.append({"query": " ".join(f"{f}:{word}~{edits}" for f in fields), "misspelling": word,
+                        "intended": intended, "edits": edits, "fields": fields})
+    return out
+
+
 def corpus_lines(path, limit_docs):
     """Yields the corpus's non-empty JSONL lines (bytes, newline kept), the first `limit_docs` of them."""
     opener = gzip.open if path.endswith(".gz") else open

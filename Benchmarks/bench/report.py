@@ -107,9 +107,59 @@ def query_table(queries, rows):
     return lines, chart, agreement
 
 
-def report(results, queries):
-    """The printed comparison; also stores the agreement figures in `results`. Returns (text, chart data)."""
+def ranking(flags):
+    """(precision, reciprocal rank) of one top-10 list given as relevance flags; no hits scores 0 and 0."""
+    first = next((rank for rank, relevant in enumerate(flags, 1) if relevant), None)
+    return (sum(flags) / len(flags) if flags else 0.0), (1 / first if first else 0.0)
+
+
+def fuzzy_ranking(fuzzy, queries, rows, relevant):
+    """Per engine, over the fuzzy queries it answered: mean P@10 and MRR of the hits holding the intended word.
+
+    `relevant` ({query: ids}) comes from the tantivy worker's term queries; without it nothing can be judged."""
+    if not fuzzy or relevant is None:
+        return None
+    intended = {f["query"]: f["intended"] for f in fuzzy}
+    judged = {query: set(map(str, ids)) for query, ids in relevant.items()}
+    summary, per_query = {}, []
+    for name in ("loupe", "tantivy"):
+        if name not in rows:
+            continue
+        scores = []
+        for (cls, text), record in zip(queries, rows[name]):
+            if cls != "fuzzy" or text not in judged or not ok(record):
+                continue
+            flags = [str(doc_id) in judged[text] for doc_id in record["top10"]]
+            scores.append(ranking(flags))
+            per_query.append({"engine": name, "query": text, "intended": intended.get(text),
+                              "relevant_in_top10": [int(f) for f in flags], "relevant_docs": len(judged[text])})
+        summary[name] = {"n": len(scores), "p_at_10": statistics.fmean(p for p, _ in scores) if scores else None,
+                         "mrr": statistics.fmean(r for _, r in scores) if scores else None}
+    return {"engines": summary, "queries": per_query}
+
+
+def fuzzy_lines(figures, total):
+    """The fuzzy ranking block under the query table."""
+    if figures is None:
+        return ["fuzzy ranking: needs the tantivy engine, whose term queries judge which hits hold the intended word"]
+    parts = []
+    for name, label in (("loupe", "Loupe"), ("tantivy", "tantivy")):
+        if name in figures["engines"]:
+            f = figures["engines"][name]
+            answered = "" if f["n"] == total else f" ({f['n']}/{total} answered)"
+            parts.append(f"{label} P@10 {fmt(f['p_at_10'], 2)}, MRR {fmt(f['mrr'], 2)}{answered}")
+    return ["fuzzy ranking: " + "; ".join(parts),
+            "  P@10: share of the top-10 hits holding the intended word in a listed field (a query without hits "
+            "scores 0); MRR: mean 1/rank of the first such hit."]
+
+
+def report(results, queries, fuzzy=()):
+    """The printed comparison; also stores the agreement (and fuzzy ranking) figures in `results`.
+
+    Returns (text, chart data). The tantivy record's bulky "fuzzy_relevant" id lists are consumed here and
+    replaced by per-query relevance flags under results["fuzzy_ranking"]."""
     engines = results["engines"]
+    relevant = engines["tantivy"].pop("fuzzy_relevant", None) if "tantivy" in engines else None
     names = [e for e in ENGINES if e in engines]
     rows = {e: by_key(engines[e], queries) for e in names}
     corpus, run = results["corpus"], results["run"]
@@ -129,6 +179,11 @@ def report(results, queries):
               "of count-only.",
               "Loupe/x: median Loupe µs / median x µs over the queries both answered. =count: share of queries "
               "with equal hit counts; ovl10: mean |A∩B|/max(|A|,|B|) of top-10 ids."]
+    if fuzzy:
+        figures = fuzzy_ranking(fuzzy, queries, rows, relevant)
+        lines += [""] + fuzzy_lines(figures, len(fuzzy))
+        if figures is not None:
+            results["fuzzy_ranking"] = figures
     loupe, tantivy = rows.get("loupe"), rows.get("tantivy")
     if loupe and tantivy:
         differ = [(cls, text, a["count"], b["count"]) for (cls, text), a, b in zip(queries, loupe, tantivy)
@@ -138,10 +193,16 @@ def report(results, queries):
                          + (", first 20):" if len(differ) > 20 else "):"))
             lines += [f"  {cls:<13} {text:<55} loupe {a:>8,}  tantivy {b:>8,}" for cls, text, a, b in differ[:20]]
     for name in names:
-        statuses = [r.get("status", "?") if r else "missing" for r in rows[name] if not ok(r)]
-        if statuses:
+        missed = [((r or {}).get("status", "?") if r else "missing", cls, (r or {}).get("error"))
+                  for (cls, _), r in zip(queries, rows[name]) if not ok(r)]
+        if missed:
+            statuses = [status for status, _, _ in missed]
             lines.append(f"{name} did not answer {len(statuses)} queries: "
                          + ", ".join(f"{statuses.count(s)} {s}" for s in sorted(set(statuses))))
+            first = {}  # one message per class and status, so a new failure mode is visible in the table
+            for status, cls, error in missed:
+                first.setdefault((cls, status), error)
+            lines += [f"  {cls} {status}: {str(error)[:110]}" for (cls, status), error in first.items() if error]
     results["agreement_with_tantivy"] = agreement
     return "\n".join(lines), chart
 

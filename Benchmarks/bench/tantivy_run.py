@@ -1,6 +1,7 @@
 """tantivy 0.27 (PyPI) on the benchmark's corpus, schema and queries; runs in its own worker process."""
 import importlib.metadata
 import os
+import re
 import time
 
 import tantivy
@@ -25,6 +26,50 @@ def tantivy_schema(schema):
                    "date": builder.add_date_field}[kind]
             add(name, stored=stored, indexed=indexed, fast=fast)
     return builder.build()
+
+
+FUZZY_CLAUSE = re.compile(r"([A-Za-z_][\w.]*):([^\s~/]+)~([0-2]?)")
+REGEX_CLAUSE = re.compile(r"([A-Za-z_][\w.]*):/(.+)/")
+
+
+def extension_clause(schema, clause):
+    """`field:word~N` (fuzzy, transpositions cost 1, `~` alone = 1) or `field:/re/` (whole-term regex) as a
+    tantivy query, or None for anything else. tantivy's parser has neither: it reads `word~1` as the phrase
+    "word 1" and needs allow_regexes(), which tantivy-py does not expose."""
+    fuzzy = FUZZY_CLAUSE.fullmatch(clause)
+    if fuzzy:
+        field, word, edits = fuzzy.groups()
+        return tantivy.Query.fuzzy_term_query(schema, field, word, distance=int(edits or 1),
+                                              transposition_cost_one=True)
+    regex = REGEX_CLAUSE.fullmatch(clause)
+    if regex:
+        return tantivy.Query.regex_query(schema, regex.group(1), regex.group(2))
+    return None
+
+
+def build_query(index, text, default_fields):
+    """The tantivy query for one line of the query list: when every whitespace-separated clause is a fuzzy or
+    regex clause, their OR (as Loupe reads `a b`); otherwise whatever tantivy's own parser makes of the text."""
+    clauses = text.split()
+    built = [extension_clause(index.schema, c) for c in clauses]
+    if clauses and all(q is not None for q in built):
+        if len(built) == 1:
+            return built[0]
+        return tantivy.Query.boolean_query([(tantivy.Occur.Should, q) for q in built])
+    return index.parse_query(text, default_field_names=default_fields)
+
+
+def relevant_ids(index, searcher, id_field, judge):
+    """{query: ids of every doc holding the intended word as a term of one of the listed fields}: the judgement
+    behind the fuzzy ranking figures (P@10, MRR). Plain term queries, so "holding" means what tantivy indexed."""
+    out = {}
+    for item in judge:
+        terms = [tantivy.Query.term_query(index.schema, f, item["intended"]) for f in item["fields"]]
+        query = tantivy.Query.boolean_query([(tantivy.Occur.Should, q) for q in terms])
+        total = searcher.search(query, limit=1, count=True).count
+        hits = searcher.search(query, limit=max(total, 1)).hits if total else []
+        out[item["query"]] = [searcher.doc(address).get_first(id_field) for _, address in hits]
+    return out
 
 
 def run_tantivy(job):
@@ -62,7 +107,7 @@ def run_tantivy(job):
     for cls, text in job["queries"]:
         record = query_record(cls, text)
         try:
-            record["_run"] = index.parse_query(text, default_field_names=schema["default_fields"])
+            record["_run"] = build_query(index, text, schema["default_fields"])
         except BaseException as e:
             if isinstance(e, (KeyboardInterrupt, SystemExit)):
                 raise
@@ -77,10 +122,12 @@ def run_tantivy(job):
     def count(query):
         return searcher.search(query, limit=1, count=True).count  # limit=0 panics in tantivy-py
     time_queries(queries, top10, count, job["repeat"])
+    judged = relevant_ids(index, searcher, id_field, job.get("judge") or []) if id_field else {}
     return {"engine": "tantivy", "version": importlib.metadata.version("tantivy"),
             "config": {"heap_size_bytes": job["memory_mb"] * 1_000_000, "num_threads": 1, "repeat": job["repeat"],
                        "top10": "search(limit=10, count=True) + doc(addr) per hit; count: search(limit=1).count",
                        "timed": "writer creation → commit + wait_merging_threads; reads and gunzips the file",
                        "peak_rss": "whole Python worker process", "default_fields": schema["default_fields"]},
-            "index": indexed, "open": opened, "queries": queries, "classes": class_summary(queries)}
+            "index": indexed, "open": opened, "queries": queries, "classes": class_summary(queries),
+            "fuzzy_relevant": judged}
 

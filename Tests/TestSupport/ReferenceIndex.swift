@@ -1,111 +1,576 @@
+import FoundationEssentials
 import Loupe
 import LoupeAnalysis
-
-/// A brute-force search "engine" for differential tests: it keeps every document's tokens and answers queries
-/// by scanning all of them, scoring with the BM25 formula written out plainly in `Double`.
-public struct ReferenceIndex {
-    /// One document: its id and, per text field, its tokens in position order.
-    public struct Doc {
-        public var id: String
-        public var fields: [String: [String]]
-    }
-
-    public private(set) var docs: [Doc] = []
-    private var docFreqs: [String: [String: Int]] = [:]
-    private var totalTokens: [String: Int] = [:]
-    private let analyzer = AnalyzerRegistry.builtIn.analyzer(named: "default")!
-
-    public init() {}
-
-    /// Adds a document the way the engine's `default` analyzer sees it (single-valued text fields only).
-    public mutating func add(id: String, fields: [String: String]) {
-        let doc = Doc(id: id, fields: fields.mapValues { analyzer.tokens($0).map { String(decoding: $0.bytes, as: UTF8.self) } })
-        for (field, tokens) in doc.fields {
-            totalTokens[field, default: 0] += tokens.count
-            for term in Set(tokens) { docFreqs[field, default: [:]][term, default: 0] += 1 }
-        }
-        docs.append(doc)
-    }
-
-    /// Every matching document's id with its score.
-    public func search(_ query: Query) -> [String: Double] {
-        var out: [String: Double] = [:]
-        for d in docs.indices {
-            if let s = score(query, d) { out[docs[d].id] = s }
-        }
-        return out
-    }
-
-    private func score(_ query: Query, _ d: Int) -> Double? {
-        switch query {
-        case .matchAll:
-            return 1
-        case .term(let field, .text(let term)):
-            let tf = docs[d].fields[field]?.filter { $0 == term }.count ?? 0
-            return tf == 0 ? nil : bm25(field: field, docFreqs: [docFreq(field, term)], tf: tf, d)
-        case .phrase(let field, let terms):
-            let tokens = docs[d].fields[field] ?? []
-            var count = 0
-            if tokens.count >= terms.count {
-                for start in 0...(tokens.count - terms.count) where Array(tokens[start..<(start + terms.count)]) == terms {
-                    count += 1
-                }
-            }
-            return count == 0 ? nil : bm25(field: field, docFreqs: terms.map { docFreq(field, $0) }, tf: count, d)
-        case .boolean(let clauses):
-            var total = 0.0
-            var anyShould = false
-            for clause in clauses {
-                let s = score(clause.query, d)
-                switch clause.occur {
-                case .must:
-                    guard let s else { return nil }
-                    total += s
-                case .should:
-                    if let s {
-                        anyShould = true
-                        total += s
-                    }
-                case .mustNot:
-                    if s != nil { return nil }
-                }
-            }
-            let hasMust = clauses.contains { $0.occur == .must }
-            if !hasMust && !anyShould { return nil }
-            return total
-        case .boost(let inner, let factor):
-            return score(inner, d).map { $0 * Double(factor) }
-        case .term:
-            return nil
-        }
-    }
-
-    private func docFreq(_ field: String, _ term: String) -> Int {
-        docFreqs[field]?[term] ?? 0
-    }
-
-    private func bm25(field: String, docFreqs: [Int], tf: Int, _ d: Int) -> Double {
-        let n = Double(docs.count)
-        let idf = docFreqs.reduce(0.0) { $0 + log(1 + (n - Double($1) + 0.5) / (Double($1) + 0.5)) }
-        let average = Double(totalTokens[field] ?? 0) / n
-        let length = Double(quantizedLength(docs[d].fields[field]?.count ?? 0))
-        let k1 = 1.2
-        let b = 0.75
-        return idf * (1 + k1) * Double(tf) / (Double(tf) + k1 * (1 - b + b * length / average))
-    }
-
-    /// Lucene's SmallFloat.intToByte4 round trip, written independently of the engine: exact below 24, then
-    /// 3 mantissa bits over the remainder.
-    private func quantizedLength(_ count: Int) -> Int {
-        if count < 24 { return count }
-        let rest = count - 24
-        let bits = Int.bitWidth - rest.leadingZeroBitCount
-        if bits < 4 { return count }
-        let shift = bits - 4
-        return 24 + ((rest >> shift) << shift)
-    }
-}
 
 #if canImport(Glibc)
 import Glibc
 #endif
+
+/// A brute-force search "engine" for differential tests: it keeps every document's tokens and values and answers
+/// every `Query` case by scanning every document and every term, scoring with BM25 written out plainly in
+/// `Double`. Each case follows the semantics documented on `Query` (and in Docs/QUERY-SYNTAX.md); where the
+/// engine takes a shortcut (automata, fast columns, block skipping), this takes none.
+///
+/// Documents are numbered in insertion order, which is the engine's document order as long as nothing merges or
+/// deletes: segments are searched in commit order and keep their documents in insertion order.
+public struct ReferenceIndex {
+    /// A query or document the reference does not model: a query string, a value of the wrong type, an option
+    /// out of range. The engine rejects most of these with `IndexError.Code.invalidQuery`.
+    public struct Unsupported: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Matching documents (insertion ordinals) with their scores.
+    public typealias Matches = [Int: Double]
+
+    public let schema: Schema
+    fileprivate var docs: [Doc] = []
+    /// Per text or string field: the number of documents holding each term (BM25's n), whose keys are also the
+    /// field's term dictionary for multi-term queries.
+    fileprivate var docFreqs: [String: [String: Int]] = [:]
+    /// Per field: tokens (values, for non-text fields) over all documents, BM25's avgdl numerator.
+    fileprivate var totalTokens: [String: Int] = [:]
+
+    /// One document as the engine indexes it.
+    fileprivate struct Doc {
+        /// Text and string fields: each term's positions (the value ordinal, for a string field).
+        var terms: [String: [String: [Int]]] = [:]
+        /// The field norm: a text field's token count, any other field's value count.
+        var lengths: [String: Int] = [:]
+        /// Numeric, date and bool fields, in input order.
+        var values: [String: [Ordered]] = [:]
+    }
+
+    /// A numeric, date or bool value in an order-preserving form: integers (u64, i64, date microseconds, bool)
+    /// exactly, floats as themselves. One field only ever holds one of the two cases.
+    enum Ordered: Hashable, Comparable {
+        case integer(Int128)
+        case real(Double)
+    }
+
+    public init(schema: Schema) {
+        self.schema = schema
+    }
+
+    /// Documents added so far (BM25's N).
+    public var documentCount: Int { docs.count }
+
+    /// Adds a document the way the engine's writer sees it: text through the field's built-in analyzer (values
+    /// of a multi-valued field one position gap apart), string values as one term each.
+    /// - Throws: `Unsupported` for a value that does not fit its field.
+    public mutating func add(_ document: Document) throws(Unsupported) {
+        var doc = Doc()
+        var nextPosition: [String: Int] = [:]
+        for (name, values) in document.entries {
+            guard let entry = schema.field(named: name), entry.indexed || entry.fast else { continue }
+            for value in values {
+                switch (entry.type, value) {
+                case (.text, .text(let text)):
+                    let start = nextPosition[name, default: 0]
+                    let tokens = try Self.analyzer(entry).tokens(text)
+                    for token in tokens { doc.terms[name, default: [:]][token.text, default: []].append(start + token.position) }
+                    doc.lengths[name, default: 0] += tokens.count
+                    nextPosition[name] = (tokens.last.map { start + $0.position + 1 } ?? start) + 1
+                case (.string, .text(let text)):
+                    doc.terms[name, default: [:]][text, default: []].append(doc.lengths[name, default: 0])
+                    doc.lengths[name, default: 0] += 1
+                default:
+                    guard let ordered = Self.ordered(value, entry.type) else {
+                        throw Unsupported(description: "field '\(name)' cannot hold \(value)")
+                    }
+                    doc.values[name, default: []].append(ordered)
+                    doc.lengths[name, default: 0] += 1
+                }
+            }
+        }
+        for (name, terms) in doc.terms {
+            for term in terms.keys { docFreqs[name, default: [:]][term, default: 0] += 1 }
+        }
+        for (name, length) in doc.lengths { totalTokens[name, default: 0] += length }
+        docs.append(doc)
+    }
+
+    /// Every matching document with its score, as `Index.search(_:boosts:)` should find them.
+    /// - Throws: `Unsupported` for what the reference does not model (see the type).
+    public func search(_ query: Query, boosts: [String: Float] = [:]) throws(Unsupported) -> Matches {
+        try Evaluator(index: self, boosts: boosts.mapValues(Double.init)).matches(query)
+    }
+
+    /// Whether the engine's scores for `query` are expected to equal the reference's. They are for text fields;
+    /// scored leaves on string, numeric and date fields are compared by hit set only.
+    public func comparesScores(_ query: Query) -> Bool {
+        switch query {
+        case .term(let name, _), .phrase(let name, _, _), .phrasePrefix(let name, _, _),
+            .fuzzy(let name, _, _, _, _, _), .autocomplete(let name, _, _), .moreLikeThis(let name, _, _):
+            return schema.field(named: name)?.type == .text
+        case .boolean(let clauses, _):
+            return clauses.allSatisfy { $0.occur == .mustNot || comparesScores($0.query) }
+        case .boost(let inner, _):
+            return comparesScores(inner)
+        case .matchAll, .prefix, .regex, .wildcard, .range, .exists, .constantScore:
+            return true
+        case .parsed:
+            return false
+        }
+    }
+
+    /// The documents of `matches` in the order a search returns them: by score, best first, or by the first
+    /// value of a field, documents without one last; ties go to the earlier document.
+    public func ordered(_ matches: Matches, by order: SearchOrder) -> [Int] {
+        switch order {
+        case .relevance:
+            return matches.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key)
+        case .ascending(let name), .descending(let name):
+            let descending = order == .descending(name)
+            return matches.keys.sorted { a, b in
+                switch (docs[a].values[name]?.first, docs[b].values[name]?.first) {
+                case (nil, nil): return a < b
+                case (nil, _): return false
+                case (_, nil): return true
+                case (let x?, let y?): return x != y ? (descending ? x > y : x < y) : a < b
+                }
+            }
+        }
+    }
+
+    static func analyzer(_ entry: FieldEntry) throws(Unsupported) -> Analyzer {
+        guard let analyzer = AnalyzerRegistry.builtIn.analyzer(named: entry.tokenizer) else {
+            throw Unsupported(description: "field '\(entry.name)' uses a tokenizer that is not built in")
+        }
+        return analyzer
+    }
+
+    /// A value as its field type orders it; nil when the value cannot belong to the field. Negative integers are
+    /// kept for u64 fields, where only range bounds use them.
+    static func ordered(_ value: FieldValue, _ type: FieldType) -> Ordered? {
+        switch (type, value) {
+        case (.u64, .u64(let v)), (.i64, .u64(let v)): .integer(Int128(v))
+        case (.u64, .i64(let v)), (.i64, .i64(let v)): .integer(Int128(v))
+        case (.f64, .f64(let v)): .real(v)
+        case (.f64, .i64(let v)): .real(Double(v))
+        case (.f64, .u64(let v)): .real(Double(v))
+        case (.date, .date(let d)): .integer(Int128((d.timeIntervalSince1970 * 1_000_000).rounded()))
+        case (.bool, .bool(let b)): .integer(b ? 1 : 0)
+        default: nil
+        }
+    }
+}
+
+/// UTF-8 bytes ordered bytewise, as the term dictionary orders terms (`String`'s own `<` is not bytewise).
+struct TermBytes: Comparable {
+    var bytes: [UInt8]
+
+    init(_ text: String) { bytes = Array(text.utf8) }
+
+    static func < (a: TermBytes, b: TermBytes) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
+}
+
+// MARK: - Evaluation
+
+extension ReferenceIndex {
+    /// Evaluates one query tree for one search (its field boosts fixed), each node to its full set of matches.
+    fileprivate struct Evaluator {
+        let index: ReferenceIndex
+        let boosts: [String: Double]
+
+        func matches(_ query: Query) throws(Unsupported) -> Matches {
+            switch query {
+            case .matchAll:
+                return Dictionary(uniqueKeysWithValues: index.docs.indices.map { ($0, 1) })
+            case .term(let name, let value):
+                return try term(name, value)
+            case .phrase(let name, let terms, let slop):
+                return try phrase(name, terms, slop: slop)
+            case .phrasePrefix(let name, let terms, let maxExpansions):
+                return try phrasePrefix(name, terms, maxExpansions: maxExpansions)
+            case .prefix(let name, let value):
+                _ = try textual(name)
+                return constant(name) { doc in doc.terms[name]?.keys.contains { $0.utf8.starts(with: value.utf8) } ?? false }
+            case .regex(let name, let pattern):
+                return try regex(name, pattern)
+            case .wildcard(let name, let pattern):
+                _ = try textual(name)
+                let scalars = Array(pattern.unicodeScalars)
+                return constant(name) { doc in
+                    doc.terms[name]?.keys.contains { Self.wildcardMatches(scalars[...], Array($0.unicodeScalars)[...]) } ?? false
+                }
+            case .fuzzy(let name, let value, let distance, let transpositions, let prefix, let maxExpansions):
+                return try fuzzy(name, value, distance, transpositions: transpositions, prefix: prefix, maxExpansions: maxExpansions)
+            case .autocomplete(let name, let text, let typoTolerance):
+                return try autocomplete(name, text, typoTolerance: typoTolerance)
+            case .range(let name, let lower, let upper):
+                return try range(name, lower, upper)
+            case .exists(let name):
+                _ = try field(name, fastWillDo: true)
+                return constant(name) { ($0.lengths[name] ?? 0) > 0 }
+            case .moreLikeThis(let name, let text, let options):
+                return try moreLikeThis(name, text, options)
+            case .boolean(let clauses, let minimumShouldMatch):
+                return try boolean(clauses, minimumShouldMatch: minimumShouldMatch)
+            case .boost(let inner, let factor):
+                return try matches(inner).mapValues { $0 * Double(factor) }
+            case .constantScore(let inner, let score):
+                return try matches(inner).mapValues { _ in Double(score) }
+            case .parsed(let text, _):
+                throw Unsupported(description: "query strings (\(text)) are not modelled")
+            }
+        }
+
+        // MARK: Fields and statistics
+
+        /// The field's entry; like the engine, it must be indexed, or, with `fastWillDo`, fast.
+        func field(_ name: String, fastWillDo: Bool = false) throws(Unsupported) -> FieldEntry {
+            guard let entry = index.schema.field(named: name), entry.indexed || (fastWillDo && entry.fast) else {
+                throw Unsupported(description: "field '\(name)' is unknown or not searchable")
+            }
+            return entry
+        }
+
+        /// A text or string field: the only ones whose terms are words.
+        func textual(_ name: String) throws(Unsupported) -> FieldEntry {
+            let entry = try field(name)
+            guard entry.type == .text || entry.type == .string else {
+                throw Unsupported(description: "field '\(name)' is a \(entry.type) field, not text or string")
+            }
+            return entry
+        }
+
+        func boost(_ name: String) -> Double { boosts[name] ?? 1 }
+
+        func docFreq(_ name: String, _ term: String) -> Int { index.docFreqs[name]?[term] ?? 0 }
+
+        /// The field's distinct terms with their document frequencies.
+        func dictionary(_ name: String) -> [String: Int] { index.docFreqs[name] ?? [:] }
+
+        func idf(_ docFreq: Int) -> Double {
+            let n = Double(index.docs.count)
+            return log(1 + (n - Double(docFreq) + 0.5) / (Double(docFreq) + 0.5))
+        }
+
+        /// BM25 of one term (or phrase) with the given idf and frequency in document `d`, times the field boost.
+        func bm25(_ name: String, idf: Double, tf: Int, _ d: Int) -> Double {
+            let k1 = 1.2
+            let b = 0.75
+            let average = Double(index.totalTokens[name] ?? 0) / Double(index.docs.count)
+            let length = Double(Self.quantizedLength(index.docs[d].lengths[name] ?? 0))
+            return boost(name) * idf * (1 + k1) * Double(tf) / (Double(tf) + k1 * (1 - b + b * length / average))
+        }
+
+        /// Lucene's SmallFloat.intToByte4 round trip, written independently of the engine: exact below 24, then
+        /// 3 mantissa bits over the remainder.
+        static func quantizedLength(_ count: Int) -> Int {
+            if count < 24 { return count }
+            let rest = count - 24
+            let bits = Int.bitWidth - rest.leadingZeroBitCount
+            if bits < 4 { return count }
+            let shift = bits - 4
+            return 24 + ((rest >> shift) << shift)
+        }
+
+        /// Every document `accepts`, scoring the field boost.
+        func constant(_ name: String, _ accepts: (Doc) -> Bool) -> Matches {
+            var out: Matches = [:]
+            for (d, doc) in index.docs.enumerated() where accepts(doc) { out[d] = boost(name) }
+            return out
+        }
+
+        /// BM25 of `term` in every document holding it, with `idf` (the term's own by default) and `factor`.
+        /// Basic postings (string fields) count a term once per document.
+        func termScores(_ entry: FieldEntry, _ term: String, idf: Double? = nil, factor: Double = 1) -> Matches {
+            let idf = idf ?? self.idf(docFreq(entry.name, term))
+            var out: Matches = [:]
+            for (d, doc) in index.docs.enumerated() {
+                guard let positions = doc.terms[entry.name]?[term] else { continue }
+                let tf = entry.record == .basic ? 1 : positions.count
+                out[d] = factor * bm25(entry.name, idf: idf, tf: tf, d)
+            }
+            return out
+        }
+
+        static func add(_ more: Matches, to out: inout Matches) {
+            out.merge(more, uniquingKeysWith: +)
+        }
+
+        // MARK: Terms and phrases
+
+        func term(_ name: String, _ value: FieldValue) throws(Unsupported) -> Matches {
+            let entry = try field(name)
+            if entry.type == .text || entry.type == .string {
+                guard case .text(let term) = value else { throw Unsupported(description: "\(value) on \(entry.type) field '\(name)'") }
+                return termScores(entry, term)
+            }
+            guard let wanted = ReferenceIndex.ordered(value, entry.type) else {
+                throw Unsupported(description: "\(value) on \(entry.type) field '\(name)'")
+            }
+            let holders = index.docs.indices.filter { index.docs[$0].values[name]?.contains(wanted) ?? false }
+            let idf = idf(holders.count)
+            return Dictionary(uniqueKeysWithValues: holders.map { ($0, bm25(name, idf: idf, tf: 1, $0)) })
+        }
+
+        func phrase(_ name: String, _ terms: [String], slop: Int) throws(Unsupported) -> Matches {
+            let entry = try field(name)
+            guard slop >= 0 else { throw Unsupported(description: "negative slop") }
+            guard let first = terms.first else { return [:] }
+            if terms.count == 1 { return try term(name, .text(first)) }
+            guard entry.type == .text, entry.record == .position else {
+                throw Unsupported(description: "field '\(name)' records no positions")
+            }
+            let idf = terms.reduce(0) { $0 + idf(docFreq(name, $1)) }
+            var out: Matches = [:]
+            for (d, doc) in index.docs.enumerated() {
+                let tf = Self.phraseFrequency(terms.map { doc.terms[name]?[$0] ?? [] }, slop: slop)
+                if tf > 0 { out[d] = bm25(name, idf: idf, tf: tf, d) }
+            }
+            return out
+        }
+
+        /// tantivy's phrase matching on positions adjusted by each term's offset in the phrase: every next term
+        /// keeps the positions p that have a left position q with p − slop ≤ q ≤ p (taking the last such q,
+        /// then moving past it). The count left after the last term is the phrase frequency.
+        static func phraseFrequency(_ positions: [[Int]], slop: Int) -> Int {
+            var left = (positions.first ?? []).sorted()
+            for (k, termPositions) in positions.enumerated().dropFirst() {
+                let right = termPositions.map { $0 - k }.sorted()
+                var out: [Int] = []
+                var l = 0
+                var r = 0
+                while l < left.count && r < right.count {
+                    if left[l] < right[r] - slop {
+                        l += 1
+                    } else if left[l] <= right[r] {
+                        while l + 1 < left.count && left[l + 1] <= right[r] { l += 1 }
+                        out.append(right[r])
+                        l += 1
+                        r += 1
+                    } else {
+                        r += 1
+                    }
+                }
+                left = out
+            }
+            return left.count
+        }
+
+        func phrasePrefix(_ name: String, _ terms: [String], maxExpansions: Int) throws(Unsupported) -> Matches {
+            let entry = try textual(name)
+            guard maxExpansions >= 1 else { throw Unsupported(description: "maxExpansions < 1") }
+            guard let last = terms.last else { return [:] }
+            if terms.count > 1, entry.type != .text || entry.record != .position {
+                throw Unsupported(description: "field '\(name)' records no positions")
+            }
+            let expansions = dictionary(name).filter { $0.key.utf8.starts(with: last.utf8) }
+                .sorted { $0.value != $1.value ? $0.value > $1.value : TermBytes($0.key) < TermBytes($1.key) }
+                .prefix(maxExpansions)
+            var out: Matches = [:]
+            for (expansion, _) in expansions {
+                let alternative = try terms.count == 1 ? termScores(entry, expansion) : phrase(name, Array(terms.dropLast()) + [expansion], slop: 0)
+                Self.add(alternative, to: &out)
+            }
+            return out
+        }
+    }
+}
+
+// MARK: - Expanding queries, ranges, more-like-this, booleans
+
+extension ReferenceIndex.Evaluator {
+    typealias Unsupported = ReferenceIndex.Unsupported
+    typealias Matches = ReferenceIndex.Matches
+
+    func regex(_ name: String, _ pattern: String) throws(Unsupported) -> Matches {
+        _ = try textual(name)
+        let regex: Regex<AnyRegexOutput>
+        do {
+            // Rust's regex (the engine's syntax) matches code points, as Swift does in scalar semantics.
+            regex = try Regex(pattern).matchingSemantics(.unicodeScalar)
+        } catch {
+            throw Unsupported(description: "Swift cannot compile the regex /\(pattern)/: \(error)")
+        }
+        let accepted = Set(dictionary(name).keys.filter { (try? regex.wholeMatch(in: $0)) != nil })
+        return constant(name) { doc in doc.terms[name]?.keys.contains(where: accepted.contains) ?? false }
+    }
+
+    /// Whether `text` matches `pattern` wholly: `*` any run of scalars, `?` one scalar, `\x` a literal `x` (a
+    /// trailing lone `\` a literal backslash).
+    static func wildcardMatches(_ pattern: ArraySlice<Unicode.Scalar>, _ text: ArraySlice<Unicode.Scalar>) -> Bool {
+        guard let head = pattern.first else { return text.isEmpty }
+        let rest = pattern.dropFirst()
+        switch head {
+        case "*":
+            return (text.startIndex...text.endIndex).contains { wildcardMatches(rest, text[$0...]) }
+        case "?":
+            return !text.isEmpty && wildcardMatches(rest, text.dropFirst())
+        case "\\":
+            let literal = rest.first ?? head
+            return text.first == literal && wildcardMatches(rest.dropFirst(), text.dropFirst())
+        default:
+            return text.first == head && wildcardMatches(rest, text.dropFirst())
+        }
+    }
+
+    func fuzzy(
+        _ name: String, _ value: String, _ distance: Int, transpositions: Bool, prefix: Bool, maxExpansions: Int
+    ) throws(Unsupported) -> Matches {
+        let entry = try textual(name)
+        guard (0...2).contains(distance), maxExpansions >= 1 else {
+            throw Unsupported(description: "fuzzy distance \(distance), maxExpansions \(maxExpansions)")
+        }
+        let wanted = Array(value.unicodeScalars)
+        let kept = dictionary(name).compactMap { term, docFreq -> (term: String, distance: Int, docFreq: Int)? in
+            let d = Self.editDistance(wanted, Array(term.unicodeScalars), transpositions: transpositions, prefix: prefix)
+            return d <= distance ? (term, d, docFreq) : nil
+        }.sorted { a, b in
+            if a.distance != b.distance { return a.distance < b.distance }
+            return a.docFreq != b.docFreq ? a.docFreq > b.docFreq : TermBytes(a.term) < TermBytes(b.term)
+        }.prefix(maxExpansions)
+        // Every kept term takes the idf of the most frequent one (blended), weighed down by its distance.
+        guard let blended = kept.map(\.docFreq).max() else { return [:] }
+        var out: Matches = [:]
+        for k in kept {
+            let similarity = 1 - Double(k.distance) / Double(wanted.count + 1)
+            Self.add(termScores(entry, k.term, idf: idf(blended), factor: similarity), to: &out)
+        }
+        return out
+    }
+
+    /// Levenshtein distance over scalars, or with `transpositions` the optimal string alignment distance (a swap
+    /// of neighbours costs 1); with `prefix`, the least distance between `a` and any prefix of `b`.
+    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], transpositions: Bool, prefix: Bool) -> Int {
+        // d[i][j]: the distance between a[..<i] and b[..<j].
+        var d = (0...a.count).map { i in (0...b.count).map { j in i == 0 ? j : (j == 0 ? i : 0) } }
+        for i in 1..<(a.count + 1) {
+            for j in 1..<(b.count + 1) {
+                let substitution = d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, substitution)
+                if transpositions, i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return prefix ? (d[a.count].min() ?? 0) : d[a.count][b.count]
+    }
+
+    func autocomplete(_ name: String, _ text: String, typoTolerance: Int) throws(Unsupported) -> Matches {
+        let entry = try textual(name)
+        guard typoTolerance >= 0 else { throw Unsupported(description: "negative typo tolerance") }
+        let words = entry.type == .text ? try ReferenceIndex.analyzer(entry).tokens(text).map(\.text) : [text]
+        var out: Matches?
+        for (i, word) in words.enumerated() {
+            let length = word.unicodeScalars.count
+            let distance = min(typoTolerance, length < 3 ? 0 : length < 6 ? 1 : 2)
+            let next = try fuzzy(name, word, distance, transpositions: true, prefix: i == words.count - 1, maxExpansions: 50)
+            // Every word is required: keep the documents matching all so far, adding up their scores.
+            guard let sofar = out else {
+                out = next
+                continue
+            }
+            out = sofar.reduce(into: [:]) { both, match in
+                if let score = next[match.key] { both[match.key] = match.value + score }
+            }
+        }
+        return out ?? [:]
+    }
+
+    func range(_ name: String, _ lower: RangeBound, _ upper: RangeBound) throws(Unsupported) -> Matches {
+        let entry = try field(name, fastWillDo: true)
+        if entry.type == .text || entry.type == .string {
+            let low = try textBound(lower, entry)
+            let high = try textBound(upper, entry)
+            return constant(name) { doc in
+                doc.terms[name]?.keys.contains { Self.contains(TermBytes($0), low, high) } ?? false
+            }
+        }
+        let low = try numericBound(lower, entry)
+        let high = try numericBound(upper, entry)
+        return constant(name) { doc in doc.values[name]?.contains { Self.contains($0, low, high) } ?? false }
+    }
+
+    static func contains<T: Comparable>(_ value: T, _ lower: (T, included: Bool)?, _ upper: (T, included: Bool)?) -> Bool {
+        if let lower, lower.included ? value < lower.0 : value <= lower.0 { return false }
+        if let upper, upper.included ? value > upper.0 : value >= upper.0 { return false }
+        return true
+    }
+
+    /// A text bound analyzed by the field's analyzer when that leaves one token, else its raw bytes; a string
+    /// field's bound as raw bytes.
+    func textBound(_ bound: RangeBound, _ entry: FieldEntry) throws(Unsupported) -> (TermBytes, included: Bool)? {
+        let (value, included): (FieldValue, Bool)
+        switch bound {
+        case .unbounded: return nil
+        case .included(let v): (value, included) = (v, true)
+        case .excluded(let v): (value, included) = (v, false)
+        }
+        guard case .text(let text) = value else { throw Unsupported(description: "bound \(value) on \(entry.type) field") }
+        if entry.type == .text {
+            let tokens = try ReferenceIndex.analyzer(entry).tokens(text)
+            if tokens.count == 1 { return (TermBytes(tokens[0].text), included) }
+        }
+        return (TermBytes(text), included)
+    }
+
+    func numericBound(_ bound: RangeBound, _ entry: FieldEntry) throws(Unsupported) -> (ReferenceIndex.Ordered, included: Bool)? {
+        let (value, included): (FieldValue, Bool)
+        switch bound {
+        case .unbounded: return nil
+        case .included(let v): (value, included) = (v, true)
+        case .excluded(let v): (value, included) = (v, false)
+        }
+        guard let ordered = ReferenceIndex.ordered(value, entry.type) else {
+            throw Unsupported(description: "bound \(value) on \(entry.type) field")
+        }
+        return (ordered, included)
+    }
+
+    func moreLikeThis(_ name: String, _ text: String, _ options: MoreLikeThisOptions) throws(Unsupported) -> Matches {
+        let entry = try textual(name)
+        guard options.maxQueryTerms >= 1 else { throw Unsupported(description: "maxQueryTerms < 1") }
+        var frequencies: [String: Int] = [:]
+        if entry.type == .text {
+            for token in try ReferenceIndex.analyzer(entry).tokens(text) { frequencies[token.text, default: 0] += 1 }
+        } else {
+            frequencies[text] = 1
+        }
+        let n = Float(index.documentCount)
+        var candidates: [(term: String, score: Float)] = []
+        for (term, tf) in frequencies where tf >= options.minTermFrequency {
+            let length = term.unicodeScalars.count
+            guard options.minWordLength <= 0 || length >= options.minWordLength,
+                options.maxWordLength <= 0 || length <= options.maxWordLength
+            else { continue }
+            let df = docFreq(name, term)
+            guard df >= max(options.minDocFrequency, 1), df <= options.maxDocFrequency.map({ max($0, 0) }) ?? .max else { continue }
+            // Lucene's classic idf, in Float as the engine ranks, so near-ties break the same way.
+            candidates.append((term, Float(tf) * (1 + logf(n / Float(df + 1)))))
+        }
+        candidates.sort { $0.score != $1.score ? $0.score > $1.score : TermBytes($0.term) < TermBytes($1.term) }
+        var out: Matches = [:]
+        for candidate in candidates.prefix(options.maxQueryTerms) { Self.add(termScores(entry, candidate.term), to: &out) }
+        return out
+    }
+
+    func boolean(_ clauses: [Query.Clause], minimumShouldMatch: Int) throws(Unsupported) -> Matches {
+        var must: [Matches] = []
+        var should: [Matches] = []
+        var mustNot: [Matches] = []
+        for clause in clauses {
+            let m = try matches(clause.query)
+            switch clause.occur {
+            case .must: must.append(m)
+            case .should: should.append(m)
+            case .mustNot: mustNot.append(m)
+            }
+        }
+        let minimum = max(0, minimumShouldMatch)
+        guard !(must.isEmpty && should.isEmpty), should.count >= minimum else { return [:] }
+        let required = must.isEmpty ? max(1, minimum) : minimum
+        var out: Matches = [:]
+        for d in index.docs.indices {
+            let mustScores = must.compactMap { $0[d] }
+            let shouldScores = should.compactMap { $0[d] }
+            guard mustScores.count == must.count, shouldScores.count >= required, !mustNot.contains(where: { $0[d] != nil })
+            else { continue }
+            out[d] = mustScores.reduce(0, +) + shouldScores.reduce(0, +)
+        }
+        return out
+    }
+}

@@ -125,18 +125,29 @@ public final class Index: Sendable {
     }
 
     /// Parses a query string with the current searcher (see `Searcher.parseQuery`).
-    public func parseQuery(_ text: String, defaultFields: [String]? = nil) throws(IndexError) -> Query {
-        try searcher().parseQuery(text, defaultFields: defaultFields)
+    public func parseQuery(
+        _ text: String, defaultFields: [String]? = nil, options: QueryParserOptions = .init()
+    ) throws(IndexError) -> Query {
+        try searcher().parseQuery(text, defaultFields: defaultFields, options: options)
     }
 
     /// Searches the current searcher (see `Searcher.search`).
-    public func search(_ query: Query, limit: Int = 10, offset: Int = 0) throws(IndexError) -> SearchResults {
-        try searcher().search(query, limit: limit, offset: offset)
+    public func search(
+        _ query: Query, limit: Int = 10, offset: Int = 0, orderBy: SearchOrder = .relevance, boosts: [String: Float] = [:]
+    ) throws(IndexError) -> SearchResults {
+        try searcher().search(query, limit: limit, offset: offset, orderBy: orderBy, boosts: boosts)
     }
 
     /// Counts matches in the current searcher.
     public func count(_ query: Query) throws(IndexError) -> Int {
         try searcher().count(query)
+    }
+
+    /// Documents like the one whose `idField` holds `id`, itself excluded (see `Searcher.moreLikeThis`).
+    public func moreLikeThis(
+        idField: String, id: FieldValue, fields: [String] = [], limit: Int = 10, options: MoreLikeThisOptions = .init()
+    ) throws(IndexError) -> SearchResults {
+        try searcher().moreLikeThis(idField: idField, id: id, fields: fields, limit: limit, options: options)
     }
 
     package static func readMeta(_ directory: any Directory) throws(IndexError) -> IndexMeta {

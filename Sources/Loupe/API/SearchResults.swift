@@ -103,6 +103,41 @@ public struct SearchHit: Sendable, Hashable {
     public let score: Float
     /// The hit's stored fields.
     public let document: StoredDocument
+    /// The value the hits were sorted by (`orderBy` a field); nil when sorted by relevance or when the document
+    /// has no value.
+    public let sortValue: FieldValue?
+    /// What the query matched, for snippets.
+    private let highlighter: Highlighter?
+
+    package init(score: Float, document: StoredDocument, sortValue: FieldValue? = nil, highlighter: Highlighter?) {
+        self.score = score
+        self.document = document
+        self.sortValue = sortValue
+        self.highlighter = highlighter
+    }
+
+    /// The best fragment of the stored `field` (at most `maxChars` characters, cut at word boundaries) with
+    /// the query's matches marked: terms, phrases (one mark per occurrence), and fuzzy, prefix, wildcard and
+    /// regex expansions. Nil when the field is not stored or has no text value.
+    public func snippet(_ field: String, maxChars: Int = 150) -> Snippet? {
+        let texts = document[field].compactMap { value -> String? in
+            if case .text(let s) = value { return s }
+            return nil
+        }
+        guard !texts.isEmpty else { return nil }
+        guard let highlighter else { return Snippet.leading(texts[0], maxChars: maxChars) }
+        return highlighter.snippet(field: field, texts: texts, maxChars: max(1, maxChars))
+    }
+
+    public static func == (a: SearchHit, b: SearchHit) -> Bool {
+        a.score == b.score && a.document == b.document && a.sortValue == b.sortValue
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(score)
+        hasher.combine(document)
+        hasher.combine(sortValue)
+    }
 }
 
 /// The hits of one page and the number of all matching documents.

@@ -5,7 +5,7 @@ import LoupeAnalysis
 public final class Searcher: Sendable {
     package let schema: Schema
     package let segments: [SegmentReader]
-    private let analyzers: AnalyzerRegistry
+    package let analyzers: AnalyzerRegistry
 
     package init(schema: Schema, segments: [SegmentReader], analyzers: AnalyzerRegistry) {
         self.schema = schema
@@ -20,9 +20,17 @@ public final class Searcher: Sendable {
     public var segmentCount: Int { segments.count }
 
     /// The best `limit` hits after skipping `offset`, and the total number of matches.
+    ///
+    /// - Parameters:
+    ///   - orderBy: `.relevance` (BM25, best first) or a fast numeric, date or bool field; ties go to the earlier
+    ///     document.
+    ///   - boosts: per-field factors multiplying the scores of every leaf query on that field (`["title": 2]`).
     /// - Throws: `IndexError` `.invalidQuery` for fields the schema lacks or values of the wrong type;
-    ///   `.corruption` if a stored document cannot be read.
-    public func search(_ query: Query, limit: Int = 10, offset: Int = 0) throws(IndexError) -> SearchResults {
+    ///   `.invalidArgument` for a bad limit, offset, boost or sort field; `.corruption` if a stored document
+    ///   cannot be read.
+    public func search(
+        _ query: Query, limit: Int = 10, offset: Int = 0, orderBy: SearchOrder = .relevance, boosts: [String: Float] = [:]
+    ) throws(IndexError) -> SearchResults {
         guard limit >= 0, offset >= 0 else {
             throw IndexError(.invalidArgument, "limit and offset must be ≥ 0 (got limit \(limit), offset \(offset))")
         }
@@ -30,7 +38,31 @@ public final class Searcher: Sendable {
         guard !overflow else {
             throw IndexError(.invalidArgument, "limit + offset overflows (limit \(limit), offset \(offset))")
         }
-        let weight = try compile(query)
+        let weight = try WeightBuilder(searcher: self, boosts: boosts).build(query)
+        let highlighter = Highlighter(searcher: self, query: query)
+        switch orderBy {
+        case .relevance:
+            let (count, entries) = collectByScore(weight, k: k)
+            var hits: [SearchHit] = []
+            for entry in entries.dropFirst(offset) {
+                hits.append(SearchHit(score: entry.score, document: try document(entry.address), highlighter: highlighter))
+            }
+            return SearchResults(count: count, hits: hits)
+        case .ascending(let field), .descending(let field):
+            let sort = try FieldSort(schema: schema, field: field, descending: orderBy != .ascending(field))
+            let (count, entries) = sort.collect(weight, segments: segments, k: k)
+            var hits: [SearchHit] = []
+            for entry in entries.dropFirst(offset) {
+                hits.append(
+                    SearchHit(
+                        score: entry.score, document: try document(entry.address), sortValue: entry.value.map(sort.fieldValue),
+                        highlighter: highlighter))
+            }
+            return SearchResults(count: count, hits: hits)
+        }
+    }
+
+    private func collectByScore(_ weight: Weight, k: Int) -> (Int, [TopDocs.Entry]) {
         var top = TopDocs(k: k)
         var count = 0
         var scratch = Union.Scratch()
@@ -43,11 +75,7 @@ public final class Searcher: Sendable {
             }
             count += unioned ?? collectTopDocs(weight.scorer(segment, ordinal: i), segment: i, into: &top)
         }
-        var hits: [SearchHit] = []
-        for entry in top.sorted().dropFirst(offset) {
-            hits.append(SearchHit(score: entry.score, document: try document(entry.address)))
-        }
-        return SearchResults(count: count, hits: hits)
+        return (count, top.sorted())
     }
 
     /// The number of documents matching `query`, without scoring.
@@ -57,11 +85,39 @@ public final class Searcher: Sendable {
         return segments.enumerated().reduce(0) { $0 + weight.count($1.element, ordinal: $1.offset, scratch: &scratch) }
     }
 
-    /// Parses a query string (tantivy syntax) over `defaultFields` (the schema's when nil).
-    /// - Throws: `IndexError` `.invalidQuery` with the byte offset of the problem.
-    public func parseQuery(_ text: String, defaultFields: [String]? = nil) throws(IndexError) -> Query {
-        try QueryStringCompiler(schema: schema, analyzers: analyzers, defaultFields: defaultFields ?? schema.defaultFields)
-            .compile(text)
+    /// Parses a query string (tantivy syntax plus fuzzy, prefix and wildcard words; see Docs/QUERY-SYNTAX.md)
+    /// over `defaultFields` (the schema's when nil).
+    /// - Throws: `IndexError` `.invalidQuery` with the byte offset of the problem (never in lenient mode).
+    public func parseQuery(
+        _ text: String, defaultFields: [String]? = nil, options: QueryParserOptions = .init()
+    ) throws(IndexError) -> Query {
+        try QueryStringCompiler(
+            schema: schema, analyzers: analyzers, defaultFields: defaultFields ?? schema.defaultFields, options: options
+        ).compile(text)
+    }
+
+    /// Documents like the one whose `idField` holds `id`: a more-like-this query over the stored text of
+    /// `fields` (every stored text field when empty), the source document excluded.
+    /// - Throws: `IndexError` `.notFound` when no document has that id; `.invalidQuery` for unknown fields.
+    public func moreLikeThis(
+        idField: String, id: FieldValue, fields: [String] = [], limit: Int = 10, options: MoreLikeThisOptions = .init()
+    ) throws(IndexError) -> SearchResults {
+        let source = Query.term(field: idField, value: id)
+        let found = try search(source, limit: 1)
+        guard let hit = found.hits.first else {
+            throw IndexError(.notFound, "no document has \(idField) = \(id)", context: .init(field: idField))
+        }
+        let names = fields.isEmpty ? schema.fields.filter { $0.stored && $0.indexed && $0.type == .text }.map(\.name) : fields
+        var likes: [Query] = []
+        for name in names {
+            let text = hit.document[name].compactMap { value -> String? in
+                if case .text(let s) = value { return s }
+                return nil
+            }.joined(separator: "\n")
+            if !text.isEmpty { likes.append(.moreLikeThis(field: name, text: text, options: options)) }
+        }
+        guard !likes.isEmpty else { return SearchResults(count: 0, hits: []) }
+        return try search(Query.anyOf(likes).excluding(source), limit: limit)
     }
 
     package func compile(_ query: Query) throws(IndexError) -> Weight {

@@ -6,42 +6,35 @@ package struct DocAddress: Hashable, Sendable, Comparable {
     package static func < (a: Self, b: Self) -> Bool { (a.segment, a.doc) < (b.segment, b.doc) }
 }
 
-/// Keeps the k best (score, address) pairs seen, in a binary min-heap whose root is the current worst, so
-/// a candidate is rejected with one comparison once the heap is full. Ties go to the lower address
-/// (earlier segment, lower document), as in tantivy.
-package struct TopDocs {
-    package struct Entry {
-        package var score: Float
-        package var address: DocAddress
-    }
+/// How a `BoundedHeap` ranks its elements.
+package protocol HeapOrder {
+    associatedtype Element
+    /// True if `a` ranks below `b`.
+    static func worse(_ a: Element, _ b: Element) -> Bool
+}
 
-    private let k: Int
-    private var heap: [Entry] = []
+/// Keeps the k best elements seen, in a binary min-heap whose root is the current worst, so a candidate is
+/// rejected with one comparison once the heap is full. Generic over the order, so each use specializes.
+package struct BoundedHeap<Order: HeapOrder> {
+    package let k: Int
+    private var heap: [Order.Element] = []
 
     package init(k: Int) {
         self.k = k
         heap.reserveCapacity(min(k, 1 << 16))
     }
 
-    /// True if `a` ranks below `b`.
-    @inline(__always) private static func worse(_ a: Entry, _ b: Entry) -> Bool {
-        a.score < b.score || (a.score == b.score && a.address > b.address)
-    }
-
-    /// A document scoring at most this cannot enter the kept hits any more (documents arrive in increasing
-    /// order, so a tie loses to the document already kept); -infinity until `k` hits are kept.
-    @inline(__always)
-    package var entryThreshold: Float { heap.count == k && k > 0 ? heap[0].score : -.infinity }
+    /// The worst kept element once `k` are kept, nil before.
+    @inline(__always) package var worstWhenFull: Order.Element? { heap.count == k && k > 0 ? heap[0] : nil }
 
     @inline(__always)
-    package mutating func offer(_ score: Float, _ address: DocAddress) {
+    package mutating func offer(_ element: Order.Element) {
         guard k > 0 else { return }
-        let entry = Entry(score: score, address: address)
         if heap.count < k {
-            heap.append(entry)
+            heap.append(element)
             siftUp(heap.count - 1)
-        } else if Self.worse(heap[0], entry) {
-            heap[0] = entry
+        } else if Order.worse(heap[0], element) {
+            heap[0] = element
             siftDown(0)
         }
     }
@@ -50,7 +43,7 @@ package struct TopDocs {
         var i = start
         while i > 0 {
             let parent = (i - 1) / 2
-            if !Self.worse(heap[i], heap[parent]) { break }
+            if !Order.worse(heap[i], heap[parent]) { break }
             heap.swapAt(i, parent)
             i = parent
         }
@@ -62,18 +55,52 @@ package struct TopDocs {
             let l = 2 * i + 1
             let r = l + 1
             var m = i
-            if l < heap.count && Self.worse(heap[l], heap[m]) { m = l }
-            if r < heap.count && Self.worse(heap[r], heap[m]) { m = r }
+            if l < heap.count && Order.worse(heap[l], heap[m]) { m = l }
+            if r < heap.count && Order.worse(heap[r], heap[m]) { m = r }
             if m == i { return }
             heap.swapAt(i, m)
             i = m
         }
     }
 
-    /// The kept hits, best first.
-    package func sorted() -> [Entry] {
-        heap.sorted { Self.worse($1, $0) }
+    /// The kept elements, best first.
+    package func sorted() -> [Order.Element] {
+        heap.sorted { Order.worse($1, $0) }
     }
+}
+
+/// Keeps the k best (score, address) pairs seen. Ties go to the lower address (earlier segment, lower
+/// document), as in tantivy.
+package struct TopDocs {
+    package struct Entry {
+        package var score: Float
+        package var address: DocAddress
+    }
+
+    private enum ByScore: HeapOrder {
+        @inline(__always) static func worse(_ a: Entry, _ b: Entry) -> Bool {
+            a.score < b.score || (a.score == b.score && a.address > b.address)
+        }
+    }
+
+    private var heap: BoundedHeap<ByScore>
+
+    package init(k: Int) {
+        heap = BoundedHeap(k: k)
+    }
+
+    /// A document scoring at most this cannot enter the kept hits any more (documents arrive in increasing
+    /// order, so a tie loses to the document already kept); -infinity until `k` hits are kept.
+    @inline(__always)
+    package var entryThreshold: Float { heap.worstWhenFull?.score ?? -.infinity }
+
+    @inline(__always)
+    package mutating func offer(_ score: Float, _ address: DocAddress) {
+        heap.offer(Entry(score: score, address: address))
+    }
+
+    /// The kept hits, best first.
+    package func sorted() -> [Entry] { heap.sorted() }
 }
 
 /// Drives a scorer to exhaustion, feeding every match to the top-k heap and counting them.

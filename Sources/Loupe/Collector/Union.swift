@@ -145,9 +145,9 @@ extension Weight {
                 boosted.bm25 = term.bm25.boosted(by: factor)
                 return boosted
             }
-        case .boolean(let must, let should, let mustNot) where must.isEmpty && mustNot.isEmpty && !should.isEmpty:
+        case .boolean(let b) where b.must.isEmpty && b.mustNot.isEmpty && !b.should.isEmpty && b.minimumShouldMatch <= 1:
             var terms: [TermWeight] = []
-            for clause in should {
+            for clause in b.should {
                 guard let inner = clause.termDisjunction else { return nil }
                 terms += inner
             }
@@ -160,9 +160,9 @@ extension Weight {
     /// The weight as "any of these, none of those", when it has that shape: a should-only boolean (with or
     /// without exclusions), or one `must` clause with exclusions. Nil for everything else.
     package var unionPlan: (positives: [Weight], excluded: [Weight])? {
-        guard case .boolean(let must, let should, let mustNot) = self else { return nil }
-        if must.isEmpty && !should.isEmpty { return (should, mustNot) }
-        if must.count == 1 && should.isEmpty && !mustNot.isEmpty { return (must, mustNot) }
+        guard case .boolean(let b) = self else { return nil }
+        if b.must.isEmpty && !b.should.isEmpty && b.minimumShouldMatch <= 1 { return (b.should, b.mustNot) }
+        if b.must.count == 1 && b.should.isEmpty && !b.mustNot.isEmpty { return (b.must, b.mustNot) }
         return nil
     }
 

@@ -1,17 +1,20 @@
-/// Documents matching every `must` scorer (or, with none, at least one `should` scorer) and no `mustNot`
+/// Documents matching every `must` scorer and at least `minimumShouldMatch` `should` scorers, and no `mustNot`
 /// scorer; the score is the sum of the matching `must` and `should` scores (tantivy's `SumCombiner`).
 package final class BooleanScorer: Scorer {
     private let must: [any Scorer]
     private let should: [any Scorer]
     private let mustNot: [any Scorer]
+    private let minimumShouldMatch: Int
     package private(set) var doc: DocID = 0
 
+    /// - Parameter minimumShouldMatch: at least 1 when `must` is empty.
     /// - Precondition: `must` or `should` is non-empty.
-    package init(must: [any Scorer], should: [any Scorer], mustNot: [any Scorer]) {
+    package init(must: [any Scorer], should: [any Scorer], mustNot: [any Scorer], minimumShouldMatch: Int) {
         precondition(!must.isEmpty || !should.isEmpty, "a boolean scorer needs a positive clause")
         self.must = must
         self.should = should
         self.mustNot = mustNot
+        self.minimumShouldMatch = must.isEmpty ? max(1, minimumShouldMatch) : minimumShouldMatch
         doc = settle(from: must.isEmpty ? minimumShould() : must[0].doc)
     }
 
@@ -53,8 +56,8 @@ package final class BooleanScorer: Scorer {
         return best
     }
 
-    /// The first document ≥ `start` that all `must` scorers agree on (or that a `should` scorer is on, without
-    /// `must`) and no `mustNot` scorer holds.
+    /// The first document ≥ `start` that all `must` scorers agree on, enough `should` scorers are on, and no
+    /// `mustNot` scorer holds.
     private func settle(from start: DocID) -> DocID {
         var candidate = start
         while candidate != terminatedDoc {
@@ -70,7 +73,7 @@ package final class BooleanScorer: Scorer {
                 }
                 if !agreed { continue }
             }
-            if !excluded(candidate) { return candidate }
+            if enoughShould(candidate) && !excluded(candidate) { return candidate }
             if must.isEmpty {
                 for s in should where s.doc == candidate { _ = s.advance() }
                 candidate = minimumShould()
@@ -79,6 +82,17 @@ package final class BooleanScorer: Scorer {
             }
         }
         return terminatedDoc
+    }
+
+    /// Whether at least `minimumShouldMatch` `should` scorers hold `candidate` (moving the ones behind it).
+    private func enoughShould(_ candidate: DocID) -> Bool {
+        guard minimumShouldMatch > (must.isEmpty ? 1 : 0) else { return true }
+        var matched = 0
+        for s in should {
+            let d = s.doc < candidate ? s.seek(candidate) : s.doc
+            if d == candidate { matched += 1 }
+        }
+        return matched >= minimumShouldMatch
     }
 
     private func excluded(_ candidate: DocID) -> Bool {

@@ -1,5 +1,6 @@
-/// Documents where the terms occur at the given relative positions (an exact phrase), scored by BM25 with
-/// the sum of the terms' idfs and the number of phrase occurrences as tf (tantivy's `PhraseScorer`).
+/// Documents where the terms occur at the given relative positions (an exact phrase, or with `slop` each pair of
+/// neighbours may stand up to `slop` positions further apart, in order), scored by BM25 with the sum of the terms'
+/// idfs and the number of phrase occurrences as tf (tantivy's `PhraseScorer`, sloppy matching included).
 ///
 /// Document candidates come from a leapfrog intersection of the terms' postings, rarest first; positions are
 /// decoded only for documents in the intersection, into buffers the scorer owns and reuses, so matching a
@@ -10,6 +11,9 @@ package final class PhraseScorer: Scorer {
     private let positions: [PositionsCursor]
     /// Position of each term inside the phrase.
     private let offsets: [UInt32]
+    /// Indexes into the arrays above in phrase order, for sloppy matching.
+    private let phraseOrder: [Int]
+    private let slop: UInt32
     private let norms: FieldNormsReader.Column?
     private let bm25: BM25Weight
     /// Per term, a buffer for one document's positions, and its capacity.
@@ -20,13 +24,15 @@ package final class PhraseScorer: Scorer {
 
     /// - Parameter terms: each term's postings and positions cursors with its offset in the phrase.
     package init(
-        terms: [(postings: PostingsCursor, positions: PositionsCursor, offset: UInt32)], norms: FieldNormsReader.Column?,
-        bm25: BM25Weight
+        terms: [(postings: PostingsCursor, positions: PositionsCursor, offset: UInt32)], slop: UInt32,
+        norms: FieldNormsReader.Column?, bm25: BM25Weight
     ) {
         let sorted = terms.sorted { $0.postings.documentFrequency < $1.postings.documentFrequency }
         postings = sorted.map(\.postings)
         positions = sorted.map(\.positions)
         offsets = sorted.map(\.offset)
+        phraseOrder = sorted.indices.sorted { sorted[$0].offset < sorted[$1].offset }
+        self.slop = slop
         self.norms = norms
         self.bm25 = bm25
         capacities = Array(repeating: 16, count: sorted.count)
@@ -89,6 +95,7 @@ package final class PhraseScorer: Scorer {
                 return 0
             }
         }
+        if slop > 0 { return countSloppyPhrases() }
         // Walk the lead term's positions; every other term keeps a cursor into its own sorted positions.
         return unsafe withUnsafeTemporaryAllocation(of: Int.self, capacity: postings.count) { cursors in
             unsafe cursors.initialize(repeating: 0)
@@ -109,6 +116,44 @@ package final class PhraseScorer: Scorer {
                 if matched { found += 1 }
             }
             return found
+        }
+    }
+
+    /// Sloppy occurrences, counted as tantivy does: starting from the first phrase term's positions (each minus its
+    /// offset), every next term keeps, for each of its positions p, a match when some kept position q has
+    /// p − slop ≤ q ≤ p (taking the last such q, then moving past it); the count left after the last term is the
+    /// phrase frequency.
+    private func countSloppyPhrases() -> UInt32 {
+        let first = phraseOrder[0]
+        let leadCount = Int(postings[first].termFrequency)
+        return unsafe withUnsafeTemporaryAllocation(of: Int64.self, capacity: leadCount) { left in
+            for p in 0..<leadCount { unsafe left[p] = Int64(unsafe buffers[first][p]) - Int64(offsets[first]) }
+            var kept = leadCount
+            for i in phraseOrder.dropFirst() {
+                let rightCount = Int(postings[i].termFrequency)
+                let offset = Int64(offsets[i])
+                var l = 0
+                var r = 0
+                var count = 0
+                while l < kept && r < rightCount {
+                    let leftValue = unsafe left[l]
+                    let rightValue = Int64(unsafe buffers[i][r]) - offset
+                    if leftValue < rightValue - Int64(slop) {
+                        l += 1
+                    } else if leftValue <= rightValue {
+                        while unsafe l + 1 < kept && left[l + 1] <= rightValue { l += 1 }
+                        unsafe left[count] = rightValue
+                        count += 1
+                        l += 1
+                        r += 1
+                    } else {
+                        r += 1
+                    }
+                }
+                kept = count
+                if kept == 0 { return 0 }
+            }
+            return UInt32(kept)
         }
     }
 }

@@ -67,3 +67,46 @@ package final class BoostScorer<Inner: Scorer>: Scorer {
     package func seek(_ target: DocID) -> DocID { inner.seek(target) }
     package func score() -> Float { inner.score() * factor }
 }
+
+/// Another scorer's documents, each with the same score.
+package final class ConstantScorer<Inner: Scorer>: Scorer {
+    private let inner: Inner
+    private let constant: Float
+
+    package init(_ inner: Inner, score: Float) {
+        self.inner = inner
+        self.constant = score
+    }
+
+    package var doc: DocID { inner.doc }
+    package func advance() -> DocID { inner.advance() }
+    package func seek(_ target: DocID) -> DocID { inner.seek(target) }
+    package func score() -> Float { constant }
+}
+
+/// The documents of a bitset, each with the same score.
+package final class BitSetScorer: Scorer {
+    private let bits: DocBitSet
+    private let constant: Float
+    package private(set) var doc: DocID
+
+    package init(_ bits: DocBitSet, score: Float) {
+        self.bits = bits
+        self.constant = score
+        doc = bits.next(from: 0)
+    }
+
+    package func advance() -> DocID {
+        guard doc != terminatedDoc else { return doc }
+        doc = bits.next(from: doc + 1)
+        return doc
+    }
+
+    package func seek(_ target: DocID) -> DocID {
+        guard doc < target else { return doc }
+        doc = bits.next(from: target)
+        return doc
+    }
+
+    package func score() -> Float { constant }
+}

@@ -1,13 +1,17 @@
 /// A query resolved against one searcher: field names are ordinals, terms are looked up once in every segment
-/// (their `TermInfo`s kept, one per segment in search order), and BM25 statistics are global (summed over the
-/// searcher's segments). Builds one scorer per segment.
+/// (their `TermInfo`s kept, one per segment in search order), multi-term queries are expanded, and BM25
+/// statistics are global (summed over the searcher's segments). Builds one scorer per segment.
 package indirect enum Weight: Sendable {
     case all(score: Float)
     case empty
     case term(TermWeight)
-    case phrase(field: Int, terms: [PhraseTerm], bm25: BM25Weight)
-    case boolean(must: [Weight], should: [Weight], mustNot: [Weight])
+    case phrase(PhraseWeight)
+    case boolean(BooleanWeight)
     case boost(Weight, Float)
+    /// The inner weight's matches, each scoring the constant.
+    case constant(Weight, Float)
+    /// A set of documents read into a bitset per segment, each scoring the constant.
+    case docSet(DocSetWeight, score: Float)
 
     /// One term of one field, with where it lives in each segment.
     package struct TermWeight: Sendable {
@@ -24,6 +28,23 @@ package indirect enum Weight: Sendable {
         package var infos: [TermInfo?]
     }
 
+    /// Terms at relative positions, each pair of neighbours at most `slop` positions further apart than in the phrase.
+    package struct PhraseWeight: Sendable {
+        package var field: Int
+        package var terms: [PhraseTerm]
+        package var slop: UInt32
+        package var bm25: BM25Weight
+    }
+
+    /// Clauses by occurrence. Without `must`, at least `max(1, minimumShouldMatch)` of `should` must match;
+    /// with `must`, at least `minimumShouldMatch`.
+    package struct BooleanWeight: Sendable {
+        package var must: [Weight]
+        package var should: [Weight]
+        package var mustNot: [Weight]
+        package var minimumShouldMatch: Int
+    }
+
     /// The scorer of this weight on `segment`, the searcher's segment number `ordinal`.
     package func scorer(_ segment: SegmentReader, ordinal: Int) -> any Scorer {
         switch self {
@@ -34,38 +55,28 @@ package indirect enum Weight: Sendable {
         case .term(let term):
             guard let scorer = term.scorer(segment, ordinal: ordinal) else { return EmptyScorer() }
             return scorer
-        case .phrase(let field, let terms, let bm25):
-            var members: [(postings: PostingsCursor, positions: PositionsCursor, offset: UInt32)] = []
-            for term in terms {
-                guard let info = term.infos[ordinal] else { return EmptyScorer() }
-                let postings = unsafe PostingsCursor(file: segment.postings.bytes, info: info, hasFreqs: true)
-                let positions = unsafe PositionsCursor(file: segment.positions.bytes, offset: info.positionsOffset)
-                members.append((postings, positions, term.offset))
-            }
-            return PhraseScorer(terms: members, norms: segment.norms.column(field), bm25: bm25)
-        case .boolean(let must, let should, let mustNot):
-            let mustScorers = must.map { $0.scorer(segment, ordinal: ordinal) }
-            if mustScorers.contains(where: { $0.doc == terminatedDoc }) { return EmptyScorer() }
-            let shouldScorers = should.map { $0.scorer(segment, ordinal: ordinal) }.filter { $0.doc != terminatedDoc }
-            if mustScorers.isEmpty && shouldScorers.isEmpty { return EmptyScorer() }
-            let mustNotScorers = mustNot.map { $0.scorer(segment, ordinal: ordinal) }.filter { $0.doc != terminatedDoc }
-            if mustScorers.count + shouldScorers.count == 1 && mustNotScorers.isEmpty {
-                return mustScorers.first ?? shouldScorers[0]
-            }
-            return BooleanScorer(must: mustScorers, should: shouldScorers, mustNot: mustNotScorers)
+        case .phrase(let phrase):
+            return phrase.scorer(segment, ordinal: ordinal) ?? EmptyScorer()
+        case .boolean(let boolean):
+            return boolean.scorer(segment, ordinal: ordinal)
         case .boost(let inner, let factor):
             return boosted(inner.scorer(segment, ordinal: ordinal), factor)
+        case .constant(let inner, let score):
+            return constant(inner.scorer(segment, ordinal: ordinal), score)
+        case .docSet(let set, let score):
+            return BitSetScorer(set.bits(segment, ordinal: ordinal), score: score)
         }
     }
 
     /// Matches in one segment. A term's count is its document frequency (no document is ever deleted yet), so
-    /// counting a term query reads no postings; everything else walks its scorer.
+    /// counting a term query reads no postings; a document set counts its bits; everything else walks its scorer.
     package func count(_ segment: SegmentReader, ordinal: Int, scratch: inout Union.Scratch) -> Int {
         switch self {
         case .all: return segment.maxDoc
         case .empty: return 0
         case .term(let term): return Int(term.infos[ordinal]?.docFreq ?? 0)
-        case .boost(let inner, _): return inner.count(segment, ordinal: ordinal, scratch: &scratch)
+        case .boost(let inner, _), .constant(let inner, _): return inner.count(segment, ordinal: ordinal, scratch: &scratch)
+        case .docSet(let set, _): return set.bits(segment, ordinal: ordinal).count
         case .boolean:
             let unioned = withUnion(segment, ordinal: ordinal) { terms, mixed, excluded in
                 if let terms { return Union.count(terms, excluding: excluded, scratch: &scratch) }
@@ -79,6 +90,10 @@ package indirect enum Weight: Sendable {
     private func boosted<S: Scorer>(_ inner: S, _ factor: Float) -> any Scorer {
         BoostScorer(inner, factor: factor)
     }
+
+    private func constant<S: Scorer>(_ inner: S, _ score: Float) -> any Scorer {
+        ConstantScorer(inner, score: score)
+    }
 }
 
 extension Weight.TermWeight {
@@ -87,5 +102,34 @@ extension Weight.TermWeight {
         guard let info = infos[ordinal], info.docFreq > 0 else { return nil }
         let postings = unsafe PostingsCursor(file: segment.postings.bytes, info: info, hasFreqs: hasFreqs)
         return TermScorer(postings: postings, norms: segment.norms.column(field), bm25: bm25)
+    }
+}
+
+extension Weight.PhraseWeight {
+    /// The phrase's scorer on one segment, nil when the segment lacks one of its terms.
+    func scorer(_ segment: SegmentReader, ordinal: Int) -> PhraseScorer? {
+        var members: [(postings: PostingsCursor, positions: PositionsCursor, offset: UInt32)] = []
+        for term in terms {
+            guard let info = term.infos[ordinal] else { return nil }
+            let postings = unsafe PostingsCursor(file: segment.postings.bytes, info: info, hasFreqs: true)
+            let positions = unsafe PositionsCursor(file: segment.positions.bytes, offset: info.positionsOffset)
+            members.append((postings, positions, term.offset))
+        }
+        return PhraseScorer(terms: members, slop: slop, norms: segment.norms.column(field), bm25: bm25)
+    }
+}
+
+extension Weight.BooleanWeight {
+    func scorer(_ segment: SegmentReader, ordinal: Int) -> any Scorer {
+        let mustScorers = must.map { $0.scorer(segment, ordinal: ordinal) }
+        if mustScorers.contains(where: { $0.doc == terminatedDoc }) { return EmptyScorer() }
+        let shouldScorers = should.map { $0.scorer(segment, ordinal: ordinal) }.filter { $0.doc != terminatedDoc }
+        let required = mustScorers.isEmpty ? max(1, minimumShouldMatch) : minimumShouldMatch
+        if mustScorers.isEmpty && shouldScorers.isEmpty || shouldScorers.count < required { return EmptyScorer() }
+        let mustNotScorers = mustNot.map { $0.scorer(segment, ordinal: ordinal) }.filter { $0.doc != terminatedDoc }
+        if mustScorers.count + shouldScorers.count == 1 && mustNotScorers.isEmpty {
+            return mustScorers.first ?? shouldScorers[0]
+        }
+        return BooleanScorer(must: mustScorers, should: shouldScorers, mustNot: mustNotScorers, minimumShouldMatch: required)
     }
 }

@@ -8,11 +8,17 @@ struct SearchCommand: Command {
         abstract: "Search an index with a query string.",
         arguments: [
             ("DIR", "The index folder."),
-            ("QUERY", "Words, field:value, \"a phrase\", +must, -must_not (tantivy syntax)."),
+            ("QUERY", "Words, field:value, \"a phrase\"~2, +must, -must_not, [a TO b], word~1, pre*, /re.ex/ (Docs/QUERY-SYNTAX.md)."),
         ],
         options: [
             OptionSpec(name: "limit", valueName: "N", help: "Show at most N hits (default 10)."),
             OptionSpec(name: "offset", valueName: "N", help: "Skip the N best hits first (default 0)."),
+            OptionSpec(
+                name: "sort", valueName: "FIELD[:asc|desc]",
+                help: "Order hits by a fast numeric or date field instead of by score (default desc)."),
+            OptionSpec(name: "snippet", valueName: "FIELD", help: "Print the best fragment of a stored text field with matches in [brackets]."),
+            OptionSpec(name: "count", valueName: nil, help: "Print only the number of matches."),
+            OptionSpec(name: "and", valueName: nil, help: "Words without +, -, AND or OR must all match (default: any)."),
             OptionSpec(
                 name: "json", valueName: nil,
                 help: "Print one JSON object: {\"query\", \"count\", \"hits\": [{\"score\", \"doc\"}]}."),
@@ -28,6 +34,10 @@ struct SearchCommand: Command {
     let limit: Int
     let offset: Int
     let json: Bool
+    let order: SearchOrder
+    let snippetField: String?
+    let countOnly: Bool
+    let conjunction: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         directory = arguments.positionals[0]
@@ -35,20 +45,46 @@ struct SearchCommand: Command {
         limit = try arguments.integer("limit", minimum: 0) ?? 10
         offset = try arguments.integer("offset", minimum: 0) ?? 0
         json = arguments.flag("json")
+        snippetField = arguments.value("snippet")
+        countOnly = arguments.flag("count")
+        conjunction = arguments.flag("and")
+        order = try Self.sortOrder(arguments.value("sort"))
+    }
+
+    /// `year`, `year:desc` or `year:asc`.
+    private static func sortOrder(_ value: String?) throws(UsageError) -> SearchOrder {
+        guard let value else { return .relevance }
+        let parts = value.split(separator: ":", maxSplits: 1).map(String.init)
+        guard let field = parts.first, !field.isEmpty else { throw UsageError("--sort needs a field name (got '\(value)')") }
+        switch parts.count == 2 ? parts[1] : "desc" {
+        case "asc": return .ascending(field)
+        case "desc": return .descending(field)
+        default: throw UsageError("--sort takes FIELD, FIELD:asc or FIELD:desc (got '\(value)')")
+        }
     }
 
     func run(_ console: Console) throws(CommandFailure) {
         let index = try openIndex(directory)
         let clock = ContinuousClock()
         let start = clock.now
-        let results = try search(index)
+        if countOnly {
+            let count = try failing { () throws(IndexError) in try index.count(parse(index)) }
+            console.out.line(json ? JSONText.object([("query", JSONText.string(query)), ("count", String(count))]) : String(count))
+            return
+        }
+        let results = try failing { () throws(IndexError) in
+            try index.search(parse(index), limit: limit, offset: offset, orderBy: order)
+        }
         let elapsed = clock.now - start
         let idField = index.schema.idField
         if json {
-            let hits = results.hits.map {
-                JSONText.object([
-                    ("score", JSONText.number($0.score)), ("doc", JSONText.document($0.document, idField: idField)),
-                ])
+            let hits = results.hits.map { hit in
+                var members = [("score", JSONText.number(hit.score)), ("doc", JSONText.document(hit.document, idField: idField))]
+                if let value = hit.sortValue { members.append(("sort", JSONText.values([value]))) }
+                if let field = snippetField, let snippet = hit.snippet(field) {
+                    members.append(("snippet", JSONText.string(snippet.rendered(escapingHTML: false))))
+                }
+                return JSONText.object(members)
             }
             console.out.line(
                 JSONText.object([
@@ -58,15 +94,23 @@ struct SearchCommand: Command {
         }
         for hit in results.hits {
             console.out.line(Self.line(hit, idField: idField))
+            if let field = snippetField, let snippet = hit.snippet(field) {
+                console.out.line("    " + snippet.rendered(open: "[", close: "]", escapingHTML: false))
+            }
         }
         let shown = results.hits.isEmpty ? "" : ", showing \(offset + 1)–\(offset + results.hits.count)"
         console.out.line(
             "\(results.count) match\(results.count == 1 ? "" : "es")\(shown) (\(Format.milliseconds(elapsed)))")
     }
 
-    private func search(_ index: Index) throws(CommandFailure) -> SearchResults {
+    private func parse(_ index: Index) throws(IndexError) -> Query {
+        try index.parseQuery(query, options: QueryParserOptions(conjunctionByDefault: conjunction))
+    }
+
+    /// Runs `body`, turning an error about the query into a message that points at the offending character.
+    private func failing<R>(_ body: () throws(IndexError) -> R) throws(CommandFailure) -> R {
         do {
-            return try index.search(index.parseQuery(query), limit: limit, offset: offset)
+            return try body()
         } catch {
             let failure = CommandFailure(error)
             // A multi-line message quotes the query itself.

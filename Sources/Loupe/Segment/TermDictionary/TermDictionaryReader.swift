@@ -151,6 +151,13 @@ package struct FieldTermDictionary: @unchecked Sendable {
         unsafe key.withUnsafeBytes { unsafe get($0) }
     }
 
+    /// A cursor on the very first term (on nothing if the field has none).
+    package func cursorAtFirst() -> TermCursor {
+        var cursor = TermCursor(dictionary: self)
+        _ = cursor.seekToFirst()
+        return cursor
+    }
+
     /// A cursor on the first term ≥ `key` (on nothing if there is none).
     package func cursor(from key: [UInt8]) -> TermCursor {
         var cursor = TermCursor(dictionary: self)
@@ -166,6 +173,8 @@ package struct FieldTermDictionary: @unchecked Sendable {
         private var offset = 0
         private var keyBuffer: [UInt8] = []
         package private(set) var info = TermInfo(docFreq: 0, postingsOffset: 0, positionsOffset: 0)
+        /// Leading bytes the current term shares with the term decoded before it (0 at the start of a block).
+        package private(set) var sharedPrefixLength = 0
         /// False once the cursor has moved past the last term or met a damaged block.
         package private(set) var isValid = false
 
@@ -175,6 +184,11 @@ package struct FieldTermDictionary: @unchecked Sendable {
 
         /// The current term's bytes.
         package var keyBytes: [UInt8] { keyBuffer }
+
+        /// Calls `body` with the current term's bytes, without copying them.
+        package func withKeyBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+            unsafe keyBuffer.withUnsafeBytes { unsafe body($0) }
+        }
 
         /// Compares the current term with `other`: negative, zero or positive.
         package func compareKey(to other: UnsafeRawBufferPointer) -> Int {
@@ -231,6 +245,7 @@ package struct FieldTermDictionary: @unchecked Sendable {
                 guard prefix <= keyBuffer.count else { return false }
                 let bytes = unsafe try reader.readBytes(suffix)
                 keyBuffer.removeSubrange(prefix...)
+                sharedPrefixLength = prefix
                 unsafe keyBuffer.append(contentsOf: bytes)
                 info.docFreq = try reader.readVInt32()
                 info.postingsOffset &+= try reader.readVInt()

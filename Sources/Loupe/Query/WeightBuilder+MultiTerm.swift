@@ -1,0 +1,200 @@
+import LoupeAnalysis
+import LoupeAutomata
+
+/// Multi-term queries: prefix, regex and wildcard match every term their automaton (or prefix range) accepts,
+/// as one constant-score document set; fuzzy, autocomplete and phrase-prefix keep the most useful expansions
+/// and score them with BM25.
+extension WeightBuilder {
+    /// One expanded term, merged over the segments.
+    struct Expansion {
+        var term: [UInt8]
+        /// The automaton's accept tag: the edit distance for fuzzy queries, 0 otherwise.
+        var tag: UInt8
+        var infos: [TermInfo?]
+        var docFreq: UInt64
+
+        /// More frequent first, then in term order.
+        static func moreUseful(_ a: Expansion, _ b: Expansion) -> Bool {
+            a.docFreq != b.docFreq ? a.docFreq > b.docFreq : a.term.lexicographicallyPrecedes(b.term)
+        }
+    }
+
+    func prefixWeight(_ name: String, _ value: String) throws(IndexError) -> Weight {
+        let (field, entry) = try resolveTextual(name, for: "a prefix query")
+        let prefix = Array(value.utf8)
+        var perSegment: [[TermInfo]] = []
+        for segment in searcher.segments {
+            var infos: [TermInfo] = []
+            unsafe segment.terms.field(field)?.forEachTerm(from: prefix, includingLower: true, to: nil, includingUpper: false) { key, info in
+                guard unsafe key.starts(with: prefix) else { return false }
+                infos.append(info)
+                return true
+            }
+            perSegment.append(infos)
+        }
+        return .docSet(.terms(field: field, hasFreqs: entry.record != .basic, infos: perSegment), score: boost(field))
+    }
+
+    func regexWeight(_ name: String, _ pattern: String) throws(IndexError) -> Weight {
+        let (field, entry) = try resolveTextual(name, for: "a regex query")
+        let nfa: ScalarNFA
+        do {
+            nfa = try Regex.compile(pattern)
+        } catch {
+            throw IndexError(
+                .invalidQuery, "invalid regex /\(pattern)/ at byte \(error.offset): \(error.message)",
+                context: .init(field: name, byteOffset: error.offset))
+        }
+        return try automatonSet(field, entry, ByteDFA(nfa), describing: "regex /\(pattern)/")
+    }
+
+    func wildcardWeight(_ name: String, _ pattern: String) throws(IndexError) -> Weight {
+        let (field, entry) = try resolveTextual(name, for: "a wildcard query")
+        let body = pattern.utf8.dropLast()
+        if pattern.utf8.last == UInt8(ascii: "*"), !body.contains(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "\\") }) {
+            return try prefixWeight(name, String(decoding: body, as: UTF8.self))
+        }
+        return try automatonSet(field, entry, ByteDFA(Wildcard.automaton(pattern)), describing: "wildcard '\(pattern)'")
+    }
+
+    /// Every term `dfa` accepts, as a constant-score document set.
+    private func automatonSet(_ field: Int, _ entry: FieldEntry, _ dfa: ByteDFA, describing what: String) throws(IndexError) -> Weight {
+        var perSegment: [[TermInfo]] = []
+        for segment in searcher.segments {
+            var infos: [TermInfo] = []
+            unsafe segment.terms.field(field)?.forEachMatch(of: dfa) { _, info, _ in infos.append(info) }
+            perSegment.append(infos)
+        }
+        try checkLimit(dfa, what)
+        return .docSet(.terms(field: field, hasFreqs: entry.record != .basic, infos: perSegment), score: boost(field))
+    }
+
+    func fuzzyWeight(
+        _ name: String, _ value: String, distance: Int, transpositions: Bool, prefix: Bool, maxExpansions: Int
+    ) throws(IndexError) -> Weight {
+        let (field, entry) = try resolveTextual(name, for: "a fuzzy query")
+        guard (0...2).contains(distance) else {
+            throw IndexError(.invalidQuery, "fuzzy distance must be 0, 1 or 2 (got \(distance))", context: .init(field: name))
+        }
+        guard maxExpansions >= 1 else {
+            throw IndexError(.invalidQuery, "maxExpansions must be ≥ 1 (got \(maxExpansions))", context: .init(field: name))
+        }
+        let dfa = ByteDFA(Levenshtein.automaton(value, distance: distance, transpositions: transpositions, prefix: prefix))
+        var expansions = expand(field, dfa)
+        try checkLimit(dfa, "fuzzy term '\(value)'")
+        expansions.sort { a, b in a.tag != b.tag ? a.tag < b.tag : Expansion.moreUseful(a, b) }
+        expansions.removeSubrange(min(maxExpansions, expansions.count)...)
+        guard !expansions.isEmpty else { return .empty }
+        // All expansions share the idf of the most frequent one (Lucene's blended scoring): a rare misspelling
+        // must not outrank the common word the user meant just for being rare. The edit distance then weighs
+        // each term down, so among equal documents the closest spelling wins.
+        let blended = expansions.map(\.docFreq).max() ?? 0
+        let length = Float(value.unicodeScalars.count)
+        let tokens = totalTokens(field)
+        let terms = expansions.map { e in
+            let similarity = 1 - Float(e.tag) / (length + 1)
+            let bm25 = BM25Weight(docFreqs: [blended], totalDocs: totalDocs, totalTokens: tokens, boost: boost(field) * similarity)
+            return Weight.term(Weight.TermWeight(field: field, hasFreqs: entry.record != .basic, bm25: bm25, infos: e.infos))
+        }
+        return terms.count == 1 ? terms[0] : .boolean(Weight.BooleanWeight(must: [], should: terms, mustNot: [], minimumShouldMatch: 1))
+    }
+
+    func autocompleteWeight(_ name: String, _ text: String, typoTolerance: Int) throws(IndexError) -> Weight {
+        let (_, entry) = try resolveTextual(name, for: "an autocomplete query")
+        guard typoTolerance >= 0 else {
+            throw IndexError(.invalidQuery, "typoTolerance must be ≥ 0 (got \(typoTolerance))", context: .init(field: name))
+        }
+        let words = entry.type == .text ? try analyzer(entry).tokens(text).map { String(decoding: $0.bytes, as: UTF8.self) } : [text]
+        var clauses: [Weight] = []
+        for (i, word) in words.enumerated() {
+            let length = word.unicodeScalars.count
+            let distance = min(typoTolerance, length < 3 ? 0 : length < 6 ? 1 : 2)
+            clauses.append(
+                try fuzzyWeight(name, word, distance: distance, transpositions: true, prefix: i == words.count - 1, maxExpansions: 50))
+        }
+        if clauses.isEmpty { return .empty }
+        return clauses.count == 1 ? clauses[0] : .boolean(Weight.BooleanWeight(must: clauses, should: [], mustNot: [], minimumShouldMatch: 0))
+    }
+
+    func phrasePrefixWeight(_ name: String, _ words: [String], maxExpansions: Int) throws(IndexError) -> Weight {
+        let (field, entry) = try resolveTextual(name, for: "a phrase prefix query")
+        guard maxExpansions >= 1 else {
+            throw IndexError(.invalidQuery, "maxExpansions must be ≥ 1 (got \(maxExpansions))", context: .init(field: name))
+        }
+        guard let last = words.last else { return .empty }
+        if words.count > 1 { try requirePositions(entry, for: "a phrase prefix query") }
+        var expansions = prefixExpansions(field, Array(last.utf8))
+        expansions.sort(by: Expansion.moreUseful)
+        expansions.removeSubrange(min(maxExpansions, expansions.count)...)
+        let head = words.dropLast().map { Array($0.utf8) }
+        var alternatives: [Weight] = []
+        for e in expansions {
+            alternatives.append(
+                head.isEmpty ? termWeight(field, entry, e.term) : try phraseWeight(name, head + [e.term], slop: 0))
+        }
+        switch alternatives.count {
+        case 0: return .empty
+        case 1: return alternatives[0]
+        default: return .boolean(Weight.BooleanWeight(must: [], should: alternatives, mustNot: [], minimumShouldMatch: 1))
+        }
+    }
+
+    /// Terms starting with `prefix`, merged over the segments.
+    private func prefixExpansions(_ field: Int, _ prefix: [UInt8]) -> [Expansion] {
+        var merged = Merger(segmentCount: searcher.segments.count)
+        for (s, segment) in searcher.segments.enumerated() {
+            unsafe segment.terms.field(field)?.forEachTerm(from: prefix, includingLower: true, to: nil, includingUpper: false) { key, info in
+                guard unsafe key.starts(with: prefix) else { return false }
+                unsafe merged.add(key, info, tag: 0, segment: s)
+                return true
+            }
+        }
+        return merged.expansions
+    }
+
+    /// Terms `dfa` accepts, merged over the segments.
+    private func expand(_ field: Int, _ dfa: ByteDFA) -> [Expansion] {
+        var merged = Merger(segmentCount: searcher.segments.count)
+        for (s, segment) in searcher.segments.enumerated() {
+            unsafe segment.terms.field(field)?.forEachMatch(of: dfa) { key, info, tag in unsafe merged.add(key, info, tag: tag, segment: s) }
+        }
+        return merged.expansions
+    }
+
+    private func checkLimit(_ dfa: ByteDFA, _ what: String) throws(IndexError) {
+        if dfa.exceededStateLimit {
+            throw IndexError(.invalidQuery, "\(what) is too complex: its automaton needs too many states; simplify it")
+        }
+    }
+
+    /// A text or string field (the only ones whose terms are words).
+    private func resolveTextual(_ name: String, for what: String) throws(IndexError) -> (Int, FieldEntry) {
+        let (field, entry) = try resolve(name)
+        guard entry.type == .text || entry.type == .string else {
+            throw IndexError(
+                .invalidQuery, "field '\(name)' is a \(entry.type.rawValue) field; \(what) needs a text or string field",
+                context: .init(field: name))
+        }
+        return (field, entry)
+    }
+}
+
+/// Collects expanded terms from several segments, one entry per distinct term.
+private struct Merger {
+    let segmentCount: Int
+    var index: [[UInt8]: Int] = [:]
+    var expansions: [WeightBuilder.Expansion] = []
+
+    mutating func add(_ key: UnsafeRawBufferPointer, _ info: TermInfo, tag: UInt8, segment: Int) {
+        let term = unsafe Array(key)
+        if let i = index[term] {
+            expansions[i].infos[segment] = info
+            expansions[i].docFreq += UInt64(info.docFreq)
+        } else {
+            var infos = [TermInfo?](repeating: nil, count: segmentCount)
+            infos[segment] = info
+            index[term] = expansions.count
+            expansions.append(.init(term: term, tag: tag, infos: infos, docFreq: UInt64(info.docFreq)))
+        }
+    }
+}

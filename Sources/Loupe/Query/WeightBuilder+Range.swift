@@ -1,0 +1,94 @@
+/// Range and exists queries. Both are constant-score document sets, read from the term dictionary or from a
+/// fast column, whichever reads less.
+extension WeightBuilder {
+    /// Past this many terms in a segment's range, a fast field is scanned instead of uniting postings.
+    static let rangeTermsBeforeFastScan = 64
+
+    func rangeWeight(_ name: String, _ lower: RangeBound, _ upper: RangeBound) throws(IndexError) -> Weight {
+        let (field, entry) = try resolve(name, fastWillDo: true)
+        if entry.type == .text || entry.type == .string {
+            return try termRange(field, entry, bytes(lower, entry), bytes(upper, entry), fastFallback: nil)
+        }
+        guard let low = try mapped(lower, entry, isLower: true), let high = try mapped(upper, entry, isLower: false), low <= high else {
+            return .empty
+        }
+        let fast = entry.fast ? DocSetWeight.fastRange(field: field, lower: low, upper: high) : nil
+        guard entry.indexed else { return .docSet(fast ?? .terms(field: field, hasFreqs: false, infos: []), score: boost(field)) }
+        return try termRange(
+            field, entry, (NumericMapping.termBytes(low), true), (NumericMapping.termBytes(high), true), fastFallback: fast)
+    }
+
+    /// Documents holding a term of the range; with `fastFallback`, a segment whose range spans many terms is
+    /// answered by scanning the fast column instead.
+    private func termRange(
+        _ field: Int, _ entry: FieldEntry, _ lower: (bytes: [UInt8], included: Bool)?, _ upper: (bytes: [UInt8], included: Bool)?,
+        fastFallback: DocSetWeight?
+    ) throws(IndexError) -> Weight {
+        var perSegment: [[TermInfo]] = []
+        var useFast = false
+        for segment in searcher.segments {
+            var infos: [TermInfo] = []
+            unsafe segment.terms.field(field)?.forEachTerm(
+                from: lower?.bytes ?? [], includingLower: lower?.included ?? true, to: upper?.bytes,
+                includingUpper: upper?.included ?? true
+            ) { _, info in
+                infos.append(info)
+                return fastFallback == nil || infos.count <= Self.rangeTermsBeforeFastScan
+            }
+            if fastFallback != nil && infos.count > Self.rangeTermsBeforeFastScan { useFast = true }
+            perSegment.append(infos)
+        }
+        if useFast, let fastFallback { return .docSet(fastFallback, score: boost(field)) }
+        return .docSet(.terms(field: field, hasFreqs: entry.record != .basic, infos: perSegment), score: boost(field))
+    }
+
+    func existsWeight(_ name: String) throws(IndexError) -> Weight {
+        let (field, entry) = try resolve(name, fastWillDo: true)
+        if entry.fast && entry.type != .text && entry.type != .string { return .docSet(.fastExists(field: field), score: boost(field)) }
+        if entry.type == .text { return .docSet(.normsExist(field: field), score: boost(field)) }
+        return try termRange(field, entry, nil, nil, fastFallback: nil)
+    }
+
+    /// A text or string bound as term bytes; a text bound goes through the field's analyzer when that leaves
+    /// exactly one token (so `title:[a TO m]` compares with lowercased terms).
+    private func bytes(_ bound: RangeBound, _ entry: FieldEntry) throws(IndexError) -> (bytes: [UInt8], included: Bool)? {
+        let (value, included): (FieldValue, Bool)
+        switch bound {
+        case .unbounded: return nil
+        case .included(let v): (value, included) = (v, true)
+        case .excluded(let v): (value, included) = (v, false)
+        }
+        guard case .text(let text) = value else {
+            throw IndexError(
+                .invalidQuery, "field '\(entry.name)' is a \(entry.type.rawValue) field; its range bounds must be text",
+                context: .init(field: entry.name))
+        }
+        if entry.type == .text {
+            let tokens = try analyzer(entry).tokens(text)
+            if tokens.count == 1 { return (tokens[0].bytes, included) }
+        }
+        return (Array(text.utf8), included)
+    }
+
+    /// A numeric or date bound as an inclusive mapped value; nil when the range is empty on that side
+    /// (an excluded bound at the end of the domain).
+    private func mapped(_ bound: RangeBound, _ entry: FieldEntry, isLower: Bool) throws(IndexError) -> UInt64? {
+        switch bound {
+        case .included(.i64(let v)) where entry.type == .u64 && v < 0, .excluded(.i64(let v)) where entry.type == .u64 && v < 0:
+            return isLower ? 0 : nil
+        case .unbounded:
+            return isLower ? 0 : .max
+        case .included(let value):
+            return try mappedValue(value, entry)
+        case .excluded(let value):
+            let v = try mappedValue(value, entry)
+            if isLower { return v == .max ? nil : v + 1 }
+            return v == 0 ? nil : v - 1
+        }
+    }
+
+    private func mappedValue(_ value: FieldValue, _ entry: FieldEntry) throws(IndexError) -> UInt64 {
+        if case .mapped(let v) = try convert(value, entry) { return v }
+        throw IndexError(.invalidQuery, "field '\(entry.name)' cannot take a range of \(value)", context: .init(field: entry.name))
+    }
+}

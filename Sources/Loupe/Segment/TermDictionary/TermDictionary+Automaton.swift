@@ -1,0 +1,94 @@
+import LoupeAutomata
+
+extension FieldTermDictionary {
+    /// Calls `visit` with every term `dfa` accepts, in byte order, with its info and accept tag.
+    ///
+    /// Never reads every term: the walk keeps the automaton state after each byte of the current term and reuses
+    /// the states of the prefix the next term shares with it, so a term costs only its new bytes. When a prefix
+    /// leads to the dead state, every term under it is rejected without stepping, and after a few such terms in a
+    /// row the cursor seeks straight past the prefix (binary search over the block index).
+    package func forEachMatch(of dfa: ByteDFA, _ visit: (UnsafeRawBufferPointer, TermInfo, UInt8) -> Void) {
+        var cursor = cursorAtFirst()
+        var states: [Int32] = [dfa.start]
+        var path: [UInt8] = []
+        var deadDepth = Int.max
+        var rejectedInRow = 0
+        var afterSeek = true
+        while cursor.isValid {
+            let info = cursor.info
+            let seekTarget: [UInt8]? = unsafe cursor.withKeyBytes { key in
+                var shared = afterSeek ? unsafe commonPrefix(path, key) : min(cursor.sharedPrefixLength, path.count)
+                shared = min(shared, key.count)
+                if shared >= deadDepth {
+                    rejectedInRow += 1
+                    return rejectedInRow > 8 ? Self.successor(of: path[..<deadDepth]) : nil
+                }
+                rejectedInRow = 0
+                deadDepth = .max
+                path.removeSubrange(shared...)
+                states.removeSubrange((shared + 1)...)
+                var state = states[shared]
+                for i in shared..<key.count {
+                    let byte = unsafe key[i]
+                    state = dfa.step(state, byte)
+                    path.append(byte)
+                    states.append(state)
+                    if state == ByteDFA.dead {
+                        deadDepth = path.count
+                        return nil
+                    }
+                }
+                if let tag = dfa.acceptTag(state) { unsafe visit(key, info, tag) }
+                return nil
+            }
+            if let seekTarget {
+                rejectedInRow = 0
+                guard !seekTarget.isEmpty else { return }
+                let found = unsafe seekTarget.withUnsafeBytes { unsafe cursor.seek($0) }
+                guard found else { return }
+                afterSeek = true
+            } else {
+                afterSeek = false
+                _ = cursor.next()
+            }
+        }
+    }
+
+    /// The smallest key greater than every key starting with `prefix`; empty when there is none.
+    private static func successor(of prefix: ArraySlice<UInt8>) -> [UInt8] {
+        var key = Array(prefix)
+        while let last = key.last, last == 0xFF { key.removeLast() }
+        if !key.isEmpty { key[key.count - 1] += 1 }
+        return key
+    }
+
+    /// Calls `visit` with every term in `lower...upper` (or `lower..<upper`), in byte order.
+    package func forEachTerm(
+        from lower: [UInt8], includingLower: Bool, to upper: [UInt8]?, includingUpper: Bool,
+        _ visit: (UnsafeRawBufferPointer, TermInfo) -> Bool
+    ) {
+        var cursor = cursor(from: lower)
+        while cursor.isValid {
+            let keepGoing = unsafe cursor.withKeyBytes { key in
+                if !includingLower {
+                    let c = unsafe lower.withUnsafeBytes { unsafe compareBytes(key, $0) }
+                    if c == 0 { return true }
+                }
+                if let upper {
+                    let c = unsafe upper.withUnsafeBytes { unsafe compareBytes(key, $0) }
+                    if c > 0 || (c == 0 && !includingUpper) { return false }
+                }
+                return unsafe visit(key, cursor.info)
+            }
+            guard keepGoing else { return }
+            _ = cursor.next()
+        }
+    }
+}
+
+private func commonPrefix(_ a: [UInt8], _ b: UnsafeRawBufferPointer) -> Int {
+    let n = min(a.count, b.count)
+    var i = 0
+    while unsafe i < n && a[i] == b[i] { i += 1 }
+    return i
+}

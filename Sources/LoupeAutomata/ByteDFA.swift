@@ -1,0 +1,117 @@
+/// An NFA determinized lazily into a DFA over UTF-8 *bytes*, for walking a byte-sorted term dictionary.
+///
+/// A DFA state is either *complete* (a set of NFA states closed under epsilon moves, between scalars) or
+/// *partial* (inside a multi-byte scalar: the NFA edges still reachable, as ranges relative to the
+/// scalars the bytes read so far can complete to, plus the number of continuation bytes left). Both kinds
+/// are deduplicated by that key. Transitions are computed on first use and cached in a table of 256
+/// `Int32` per state, so a repeated step is one bounds check and one load.
+///
+/// Only NFA states that can still reach an accepting state are kept, and partial states keep only edges
+/// some valid completion can take; so `dead` (0) is exactly "no continuation is ever accepted", at every
+/// byte, which lets a dictionary walk skip every term under a dead prefix. Invalid UTF-8 (stray
+/// continuation bytes, overlong forms, surrogates, values past U+10FFFF, truncated sequences followed by
+/// a new lead byte) has no completion and therefore leads to `dead` as soon as it is detectable.
+///
+/// Not thread-safe: one instance per query execution.
+@safe package final class ByteDFA {
+    /// The dead state: no continuation can ever be accepted. Always 0.
+    package static let dead: Int32 = 0
+
+    /// `stateCount × 256` transitions; -1 marks one not computed yet.
+    @usableFromInline @exclusivity(unchecked) var table: UnsafeMutablePointer<Int32>
+    /// The number of DFA states, the dead one included.
+    @usableFromInline @exclusivity(unchecked) var stateCount: Int
+    /// Rows allocated in `table`.
+    var capacity: Int
+    let nfa: ScalarNFA
+    let stateLimit: Int
+    /// Per DFA state: `[0] + sorted NFA states` (complete) or `[remaining bytes] + (low, high, target)…`
+    /// (partial). The dead state's key is `[0]`, the empty set.
+    var keys: [[UInt32]]
+    var stateOfKey: [[UInt32]: Int32]
+    /// Per DFA state: the smallest accept tag, or `ScalarNFA.notAccepting`.
+    var acceptTags: [UInt8]
+    /// Per DFA state: holds an NFA state that is `absorbing`.
+    var acceptsEverythingFlags: [Bool]
+    /// Per NFA state: some path from it reaches an accepting state.
+    let live: [Bool]
+    /// Per NFA state: accepting after epsilon moves, with self-loops covering every scalar.
+    var absorbing: [Bool]
+    /// Scratch for epsilon closures: `marks[s] == generation` when NFA state `s` is already collected.
+    var marks: [UInt32]
+    var generation: UInt32 = 0
+
+    /// The start state (`dead` when the automaton accepts nothing at all).
+    package private(set) var start: Int32 = 0
+    /// Set once determinizing needed more than `stateLimit` states; from then on some steps return `dead`
+    /// wrongly, so the caller must fall back (or report the query as too complex).
+    package internal(set) var exceededStateLimit = false
+
+    /// A DFA for `nfa` that creates at most `stateLimit` states (plus the dead one).
+    ///
+    /// - Complexity: O(*n*) for an NFA of *n* states and edges; states are then built on demand.
+    package init(_ nfa: ScalarNFA, stateLimit: Int = 20_000) {
+        self.nfa = nfa
+        self.stateLimit = max(stateLimit, 1)
+        let live = Self.liveStates(of: nfa)
+        self.live = live
+        marks = [UInt32](repeating: 0, count: nfa.stateCount)
+        absorbing = [Bool](repeating: false, count: nfa.stateCount)
+        capacity = 16
+        unsafe table = UnsafeMutablePointer<Int32>.allocate(capacity: capacity << 8)
+        unsafe table.initialize(repeating: Self.dead, count: 256)
+        unsafe stateCount = 1
+        keys = [[0]]
+        stateOfKey = [[0]: Self.dead]
+        acceptTags = [ScalarNFA.notAccepting]
+        acceptsEverythingFlags = [false]
+        absorbing = findAbsorbingStates()
+        start = complete(closureOf: [nfa.start])
+    }
+
+    deinit {
+        unsafe table.deallocate()
+    }
+
+    /// The state after reading `byte` in `state`. Invalid UTF-8 leads to `dead`. When determinizing
+    /// would create more than `stateLimit` states, returns `dead` and sets `exceededStateLimit`.
+    ///
+    /// - Precondition: `state` was returned by this DFA.
+    /// - Complexity: O(1) once this transition was computed; otherwise proportional to the NFA states
+    ///   involved.
+    @inlinable
+    package func step(_ state: Int32, _ byte: UInt8) -> Int32 {
+        precondition(UInt(bitPattern: Int(state)) < UInt(bitPattern: unsafe stateCount), "not a state of this DFA")
+        let next = unsafe table[Int(state) &<< 8 | Int(byte)]
+        if next >= 0 { return next }
+        return computeTransition(state, byte)
+    }
+
+    /// `nil` when `state` is not accepting (or is in the middle of a multi-byte scalar); else the smallest
+    /// accept tag of its NFA states.
+    package func acceptTag(_ state: Int32) -> UInt8? {
+        let tag = acceptTags[Int(state)]
+        return tag == ScalarNFA.notAccepting ? nil : tag
+    }
+
+    /// True when every valid UTF-8 byte string read from `state` is accepted, so a caller can accept a
+    /// whole range of terms without stepping. Conservative: it detects an NFA state that accepts and
+    /// loops on every scalar (`abc(?s:.)*`, Levenshtein prefix mode after a match, `abc*` wildcards);
+    /// `false` is always safe.
+    package func acceptsEverything(_ state: Int32) -> Bool {
+        acceptsEverythingFlags[Int(state)]
+    }
+
+    /// The accept tag of a whole byte string, `nil` if rejected.
+    package func match(_ bytes: some Sequence<UInt8>) -> UInt8? {
+        var state = start
+        for byte in bytes {
+            state = step(state, byte)
+            if state == Self.dead { return nil }
+        }
+        return acceptTag(state)
+    }
+
+    /// The number of states built so far, the dead one included.
+    package var builtStateCount: Int { unsafe stateCount }
+}
