@@ -42,17 +42,21 @@ import Testing
             run.out == """
                 OVERVIEW: Search an index with a query string.
 
-                USAGE: idx search DIR QUERY [--limit N] [--offset N] [--json]
+                USAGE: idx search DIR QUERY [--limit N] [--offset N] [--sort FIELD[:asc|desc]] [--snippet FIELD] [--count] [--and] [--json]
 
                 ARGUMENTS:
-                  DIR         The index folder.
-                  QUERY       Words, field:value, "a phrase", +must, -must_not (tantivy syntax).
+                  DIR                      The index folder.
+                  QUERY                    Words, field:value, "a phrase"~1, +must, -not, [a TO b], word~1, pre*, /re/ (Docs/QUERY-SYNTAX.md).
 
                 OPTIONS:
-                  --limit N   Show at most N hits (default 10).
-                  --offset N  Skip the N best hits first (default 0).
-                  --json      Print one JSON object: {"query", "count", "hits": [{"score", "doc"}]}.
-                  -h, --help  Show this help.
+                  --limit N                Show at most N hits (default 10).
+                  --offset N               Skip the N best hits first (default 0).
+                  --sort FIELD[:asc|desc]  Order hits by a fast numeric or date field instead of by score (default desc).
+                  --snippet FIELD          Print the best fragment of a stored text field with matches in [brackets].
+                  --count                  Print only the number of matches.
+                  --and                    Words without +, -, AND or OR must all match (default: any).
+                  --json                   Print one JSON object: {"query", "count", "hits": [{"score", "doc"}]}.
+                  -h, --help               Show this help.
 
                 Words without a field search the schema's default fields. Each hit prints its score, then its
                 stored fields (the id field first). Put -- before a query that starts with '-':

@@ -303,7 +303,7 @@ extension ReferenceIndex {
                 throw Unsupported(description: "\(value) on \(entry.type) field '\(name)'")
             }
             let holders = index.docs.indices.filter { index.docs[$0].values[name]?.contains(wanted) ?? false }
-            let idf = idf(holders.count)
+            let idf = self.idf(holders.count)
             return Dictionary(uniqueKeysWithValues: holders.map { ($0, bm25(name, idf: idf, tf: 1, $0)) })
         }
 
@@ -315,7 +315,7 @@ extension ReferenceIndex {
             guard entry.type == .text, entry.record == .position else {
                 throw Unsupported(description: "field '\(name)' records no positions")
             }
-            let idf = terms.reduce(0) { $0 + idf(docFreq(name, $1)) }
+            let idf = terms.reduce(0.0) { $0 + self.idf(docFreq(name, $1)) }
             var out: Matches = [:]
             for (d, doc) in index.docs.enumerated() {
                 let tf = Self.phraseFrequency(terms.map { doc.terms[name]?[$0] ?? [] }, slop: slop)
@@ -562,7 +562,7 @@ extension ReferenceIndex.Evaluator {
         }
         let minimum = max(0, minimumShouldMatch)
         guard !(must.isEmpty && should.isEmpty), should.count >= minimum else { return [:] }
-        let required = must.isEmpty ? max(1, minimum) : minimum
+        let required = minimum
         var out: Matches = [:]
         for d in index.docs.indices {
             let mustScores = must.compactMap { $0[d] }

@@ -8,7 +8,7 @@ struct SearchCommand: Command {
         abstract: "Search an index with a query string.",
         arguments: [
             ("DIR", "The index folder."),
-            ("QUERY", "Words, field:value, \"a phrase\"~2, +must, -must_not, [a TO b], word~1, pre*, /re.ex/ (Docs/QUERY-SYNTAX.md)."),
+            ("QUERY", "Words, field:value, \"a phrase\"~1, +must, -not, [a TO b], word~1, pre*, /re/ (Docs/QUERY-SYNTAX.md)."),
         ],
         options: [
             OptionSpec(name: "limit", valueName: "N", help: "Show at most N hits (default 10)."),

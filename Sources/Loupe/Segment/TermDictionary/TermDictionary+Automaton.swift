@@ -5,26 +5,17 @@ extension FieldTermDictionary {
     ///
     /// Never reads every term: the walk keeps the automaton state after each byte of the current term and reuses
     /// the states of the prefix the next term shares with it, so a term costs only its new bytes. When a prefix
-    /// leads to the dead state, every term under it is rejected without stepping, and after a few such terms in a
-    /// row the cursor seeks straight past the prefix (binary search over the block index).
+    /// leads to the dead state, the rest of its block is skipped without building keys, and past the block the
+    /// cursor seeks straight beyond the prefix (binary search over the block index).
     package func forEachMatch(of dfa: ByteDFA, _ visit: (UnsafeRawBufferPointer, TermInfo, UInt8) -> Void) {
         var cursor = cursorAtFirst()
         var states: [Int32] = [dfa.start]
         var path: [UInt8] = []
-        var deadDepth = Int.max
-        var rejectedInRow = 0
         var afterSeek = true
         while cursor.isValid {
             let info = cursor.info
-            let seekTarget: [UInt8]? = unsafe cursor.withKeyBytes { key in
-                var shared = afterSeek ? unsafe commonPrefix(path, key) : min(cursor.sharedPrefixLength, path.count)
-                shared = min(shared, key.count)
-                if shared >= deadDepth {
-                    rejectedInRow += 1
-                    return rejectedInRow > 8 ? Self.successor(of: path[..<deadDepth]) : nil
-                }
-                rejectedInRow = 0
-                deadDepth = .max
+            let deadDepth: Int? = unsafe cursor.withKeyBytes { key in
+                let shared = min(afterSeek ? unsafe commonPrefix(path, key) : cursor.sharedPrefixLength, path.count, key.count)
                 path.removeSubrange(shared...)
                 states.removeSubrange((shared + 1)...)
                 var state = states[shared]
@@ -33,24 +24,23 @@ extension FieldTermDictionary {
                     state = dfa.step(state, byte)
                     path.append(byte)
                     states.append(state)
-                    if state == ByteDFA.dead {
-                        deadDepth = path.count
-                        return nil
-                    }
+                    if state == ByteDFA.dead { return path.count }
                 }
                 if let tag = dfa.acceptTag(state) { unsafe visit(key, info, tag) }
                 return nil
             }
-            if let seekTarget {
-                rejectedInRow = 0
-                guard !seekTarget.isEmpty else { return }
-                let found = unsafe seekTarget.withUnsafeBytes { unsafe cursor.seek($0) }
-                guard found else { return }
-                afterSeek = true
-            } else {
+            guard let deadDepth else {
                 afterSeek = false
                 _ = cursor.next()
+                continue
             }
+            if cursor.skip(sharing: deadDepth) {
+                afterSeek = false
+                continue
+            }
+            let target = Self.successor(of: path[..<deadDepth])
+            guard !target.isEmpty, unsafe target.withUnsafeBytes({ unsafe cursor.seek($0) }) else { return }
+            afterSeek = true
         }
     }
 

@@ -171,7 +171,10 @@ package struct FieldTermDictionary: @unchecked Sendable {
         private var block = 0
         private var indexInBlock = 0
         private var offset = 0
+        /// The current key is `keyBuffer[..<keyLength]`; the buffer only grows, so decoding a term copies its
+        /// suffix and nothing else.
         private var keyBuffer: [UInt8] = []
+        private var keyLength = 0
         package private(set) var info = TermInfo(docFreq: 0, postingsOffset: 0, positionsOffset: 0)
         /// Leading bytes the current term shares with the term decoded before it (0 at the start of a block).
         package private(set) var sharedPrefixLength = 0
@@ -183,16 +186,16 @@ package struct FieldTermDictionary: @unchecked Sendable {
         }
 
         /// The current term's bytes.
-        package var keyBytes: [UInt8] { keyBuffer }
+        package var keyBytes: [UInt8] { Array(keyBuffer[..<keyLength]) }
 
         /// Calls `body` with the current term's bytes, without copying them.
         package func withKeyBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
-            unsafe keyBuffer.withUnsafeBytes { unsafe body($0) }
+            unsafe keyBuffer.withUnsafeBytes { unsafe body(UnsafeRawBufferPointer(rebasing: $0[..<keyLength])) }
         }
 
         /// Compares the current term with `other`: negative, zero or positive.
         package func compareKey(to other: UnsafeRawBufferPointer) -> Int {
-            unsafe keyBuffer.withUnsafeBytes { unsafe compareBytes($0, other) }
+            unsafe withKeyBytes { unsafe compareBytes($0, other) }
         }
 
         /// Positions on the first term ≥ `target`; returns whether there is one.
@@ -216,44 +219,79 @@ package struct FieldTermDictionary: @unchecked Sendable {
             indexInBlock = 0
             offset = dictionary.blockStart(b)
             info = TermInfo(docFreq: 0, postingsOffset: 0, positionsOffset: 0)
-            keyBuffer.removeAll(keepingCapacity: true)
-            isValid = decodeTerm()
+            keyLength = 0
+            isValid = decodeTerm(skippingIfSharing: .max)
         }
 
         /// Moves to the next term; false at the end.
         package mutating func next() -> Bool {
+            guard advanceInBlock() else { return isValid }
+            isValid = decodeTerm(skippingIfSharing: .max)
+            return isValid
+        }
+
+        /// Moves past every following term of the current block that shares at least `length` leading bytes with
+        /// the current one, without building their keys (only the first `length` bytes stay valid meanwhile).
+        /// Returns true on a term sharing fewer bytes (fully decoded), false at the end of the block or of the
+        /// dictionary (the cursor is then not on a usable term; seek or stop).
+        package mutating func skip(sharing length: Int) -> Bool {
+            while isValid {
+                guard indexInBlock + 1 < TermDictionaryFormat.blockSize,
+                    block * TermDictionaryFormat.blockSize + indexInBlock + 1 < dictionary.termCount
+                else { return false }
+                indexInBlock += 1
+                isValid = decodeTerm(skippingIfSharing: length)
+                if sharedPrefixLength < length { return isValid }
+            }
+            return false
+        }
+
+        /// Steps to the next term's position: true when it is in the current block (decode it next); otherwise
+        /// moves to the next block (or ends) itself and returns false.
+        private mutating func advanceInBlock() -> Bool {
             guard isValid else { return false }
             indexInBlock += 1
-            let ordinal = block * TermDictionaryFormat.blockSize + indexInBlock
-            if ordinal >= dictionary.termCount {
+            if block * TermDictionaryFormat.blockSize + indexInBlock >= dictionary.termCount {
                 isValid = false
                 return false
             }
             if indexInBlock == TermDictionaryFormat.blockSize {
                 start(block: block + 1)
-                return isValid
-            }
-            isValid = decodeTerm()
-            return isValid
-        }
-
-        private mutating func decodeTerm() -> Bool {
-            var reader = unsafe ByteReader(UnsafeRawBufferPointer(rebasing: dictionary.body[..<dictionary.indexOffset]), offset: offset)
-            do {
-                let prefix = Int(clamping: try reader.readVInt())
-                let suffix = Int(clamping: try reader.readVInt())
-                guard prefix <= keyBuffer.count else { return false }
-                let bytes = unsafe try reader.readBytes(suffix)
-                keyBuffer.removeSubrange(prefix...)
-                sharedPrefixLength = prefix
-                unsafe keyBuffer.append(contentsOf: bytes)
-                info.docFreq = try reader.readVInt32()
-                info.postingsOffset &+= try reader.readVInt()
-                info.positionsOffset &+= try reader.readVInt()
-            } catch {
                 return false
             }
-            offset = reader.offset
+            return true
+        }
+
+        /// Decodes the term at `offset`. A term sharing at least `length` bytes with the previous one is not
+        /// built (its key stays garbage past those bytes): the caller only wants to know it shares them.
+        private mutating func decodeTerm(skippingIfSharing length: Int) -> Bool {
+            guard let base = unsafe dictionary.body.baseAddress else { return false }
+            let end = dictionary.indexOffset
+            var at = offset
+            guard let prefix = unsafe VInt.decode(base, at: &at, end: end), let suffix = unsafe VInt.decode(base, at: &at, end: end),
+                prefix <= UInt64(keyLength), suffix <= UInt64(end - at)
+            else { return false }
+            let p = Int(prefix)
+            let n = Int(suffix)
+            let suffixStart = at
+            at += n
+            guard let docFreq = unsafe VInt.decode(base, at: &at, end: end), docFreq <= UInt64(UInt32.max),
+                let postings = unsafe VInt.decode(base, at: &at, end: end), let positions = unsafe VInt.decode(base, at: &at, end: end)
+            else { return false }
+            if p < length && n > 0 {
+                if keyBuffer.count < p + n { keyBuffer.append(contentsOf: repeatElement(0, count: p + n - keyBuffer.count)) }
+                unsafe keyBuffer.withUnsafeMutableBytes { key in
+                    if let destination = key.baseAddress {
+                        unsafe (destination + p).copyMemory(from: base + suffixStart, byteCount: n)
+                    }
+                }
+            }
+            keyLength = p + n
+            sharedPrefixLength = p
+            info.docFreq = UInt32(docFreq)
+            info.postingsOffset &+= postings
+            info.positionsOffset &+= positions
+            offset = at
             return true
         }
     }
