@@ -562,7 +562,7 @@ extension ReferenceIndex.Evaluator {
         }
         let minimum = max(0, minimumShouldMatch)
         guard !(must.isEmpty && should.isEmpty), should.count >= minimum else { return [:] }
-        let required = minimum
+        let required = must.isEmpty ? max(1, minimum) : minimum
         var out: Matches = [:]
         for d in index.docs.indices {
             let mustScores = must.compactMap { $0[d] }

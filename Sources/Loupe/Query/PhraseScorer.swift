@@ -1,6 +1,6 @@
-/// Documents where the terms occur at the given relative positions (an exact phrase, or with `slop` each pair of
-/// neighbours may stand up to `slop` positions further apart, in order), scored by BM25 with the sum of the terms'
-/// idfs and the number of phrase occurrences as tf (tantivy's `PhraseScorer`, sloppy matching included).
+/// Documents where the terms occur at the given relative positions (an exact phrase, or with `slop`, relative
+/// positions at most `slop` apart), scored by BM25 with the sum of the terms' idfs and the number of phrase
+/// occurrences as tf (tantivy's `PhraseScorer`).
 ///
 /// Document candidates come from a leapfrog intersection of the terms' postings, rarest first; positions are
 /// decoded only for documents in the intersection, into buffers the scorer owns and reuses, so matching a
@@ -11,8 +11,6 @@ package final class PhraseScorer: Scorer {
     private let positions: [PositionsCursor]
     /// Position of each term inside the phrase.
     private let offsets: [UInt32]
-    /// Indexes into the arrays above in phrase order, for sloppy matching.
-    private let phraseOrder: [Int]
     private let slop: UInt32
     private let norms: FieldNormsReader.Column?
     private let bm25: BM25Weight
@@ -31,7 +29,6 @@ package final class PhraseScorer: Scorer {
         postings = sorted.map(\.postings)
         positions = sorted.map(\.positions)
         offsets = sorted.map(\.offset)
-        phraseOrder = sorted.indices.sorted { sorted[$0].offset < sorted[$1].offset }
         self.slop = slop
         self.norms = norms
         self.bm25 = bm25
@@ -119,41 +116,36 @@ package final class PhraseScorer: Scorer {
         }
     }
 
-    /// Sloppy occurrences, counted as tantivy does: starting from the first phrase term's positions (each minus its
-    /// offset), every next term keeps, for each of its positions p, a match when some kept position q has
-    /// p − slop ≤ q ≤ p (taking the last such q, then moving past it); the count left after the last term is the
-    /// phrase frequency.
+    /// Sloppy occurrences: one position of each term, their positions relative to the phrase (position − offset)
+    /// within `slop` of each other, in any order. For two terms this is tantivy 0.27's rule (`"a b"~1` finds
+    /// "a x b" and "b a"); for more, tantivy's result depends on the terms' document frequencies, so Loupe uses the
+    /// order-free rule above (Lucene's). Counted without overlap by the smallest-window sweep: advance the term at
+    /// the lowest relative position until the window fits, count it, then move every term past it.
     private func countSloppyPhrases() -> UInt32 {
-        let first = phraseOrder[0]
-        let leadCount = Int(postings[first].termFrequency)
-        return unsafe withUnsafeTemporaryAllocation(of: Int64.self, capacity: leadCount) { left in
-            for p in 0..<leadCount { unsafe left[p] = Int64(unsafe buffers[first][p]) - Int64(offsets[first]) }
-            var kept = leadCount
-            for i in phraseOrder.dropFirst() {
-                let rightCount = Int(postings[i].termFrequency)
-                let offset = Int64(offsets[i])
-                var l = 0
-                var r = 0
-                var count = 0
-                while l < kept && r < rightCount {
-                    let leftValue = unsafe left[l]
-                    let rightValue = Int64(unsafe buffers[i][r]) - offset
-                    if leftValue < rightValue - Int64(slop) {
-                        l += 1
-                    } else if leftValue <= rightValue {
-                        while unsafe l + 1 < kept && left[l + 1] <= rightValue { l += 1 }
-                        unsafe left[count] = rightValue
-                        count += 1
-                        l += 1
-                        r += 1
-                    } else {
-                        r += 1
+        let n = postings.count
+        return unsafe withUnsafeTemporaryAllocation(of: Int.self, capacity: n) { cursors in
+            unsafe cursors.initialize(repeating: 0)
+            var found: UInt32 = 0
+            while true {
+                var low = Int64.max
+                var high = Int64.min
+                var lowest = 0
+                for i in 0..<n {
+                    guard unsafe cursors[i] < Int(postings[i].termFrequency) else { return found }
+                    let relative = Int64(unsafe buffers[i][cursors[i]]) - Int64(offsets[i])
+                    if relative < low {
+                        low = relative
+                        lowest = i
                     }
+                    high = max(high, relative)
                 }
-                kept = count
-                if kept == 0 { return 0 }
+                if high - low <= Int64(slop) {
+                    found += 1
+                    for i in 0..<n { unsafe cursors[i] += 1 }
+                } else {
+                    unsafe cursors[lowest] += 1
+                }
             }
-            return UInt32(kept)
         }
     }
 }
