@@ -133,4 +133,32 @@ import Testing
         #expect(run.code == .failure)
         #expect(run.err.hasPrefix("idx search: no index at "))
     }
+
+    @Test func sortSnippetCountAndConjunctionFlags() throws {
+        let folder = try Fixtures.indexedFolder()
+        let index = folder.subpath("index")
+
+        let sorted = IdxRun(["search", index, "*", "--sort", "year:asc", "--limit", "2"])
+        #expect(sorted.code == .success)
+        #expect(sorted.out.split(separator: "\n").prefix(2).map { $0.split(separator: "  ")[1] } == ["m2", "m1"])
+        let newest = try IdxRun(["search", index, "*", "--sort", "year", "--limit", "1", "--json"]).json()
+        let hit = try #require((newest["hits"] as? [[String: Any]])?.first)
+        #expect((hit["doc"] as? [String: Any])?["id"] as? String == "m5")
+        #expect(hit["sort"] as? Int == 2008)
+
+        let snippet = IdxRun(["search", index, "title:wave", "--snippet", "title"])
+        #expect(snippet.out.contains("    Heat [Wave]\n"))
+
+        #expect(IdxRun(["search", index, "title:hea*", "--count"]).out == "2\n")
+        #expect(IdxRun(["search", index, "title:haet~1", "--count"]).out == "2\n")
+        #expect(IdxRun(["search", index, "year:[1990 TO 2001]", "--count"]).out == "2\n")
+        #expect(IdxRun(["search", index, "heat wave", "--count"]).out == "2\n")
+        #expect(IdxRun(["search", index, "heat wave", "--count", "--and"]).out == "1\n")
+
+        let badSort = IdxRun(["search", index, "heat", "--sort", "year:sideways"])
+        #expect(badSort.code == .usage)
+        let notFast = IdxRun(["search", index, "heat", "--sort", "title"])
+        #expect(notFast.code != .success)
+        #expect(notFast.err.contains("fast"))
+    }
 }
