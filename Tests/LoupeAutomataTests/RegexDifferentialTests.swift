@@ -102,6 +102,7 @@ import _StringProcessing
             }
             // Character semantics: every test character is one scalar here, and under `.unicodeScalar`
             // semantics the standard library rejects `\w.` on `1日`.
+            print("PAT", seed, sample.pattern, sample.text.debugDescription)
             let reference = try _StringProcessing.Regex(sample.greedy).asciiOnlyCharacterClasses()
             let dfa = ByteDFA(try LoupeAutomata.Regex.compile(sample.pattern))
             #expect(dfa.match(sample.text.utf8) == 0, "seed \(seed): /\(sample.pattern)/ on its sample \(sample.text.debugDescription)")

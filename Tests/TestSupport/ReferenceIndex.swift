@@ -328,27 +328,31 @@ extension ReferenceIndex {
         /// keeps the positions p that have a left position q with p − slop ≤ q ≤ p (taking the last such q,
         /// then moving past it). The count left after the last term is the phrase frequency.
         static func phraseFrequency(_ positions: [[Int]], slop: Int) -> Int {
-            var left = (positions.first ?? []).sorted()
-            for (k, termPositions) in positions.enumerated().dropFirst() {
-                let right = termPositions.map { $0 - k }.sorted()
-                var out: [Int] = []
-                var l = 0
-                var r = 0
-                while l < left.count && r < right.count {
-                    if left[l] < right[r] - slop {
-                        l += 1
-                    } else if left[l] <= right[r] {
-                        while l + 1 < left.count && left[l + 1] <= right[r] { l += 1 }
-                        out.append(right[r])
-                        l += 1
-                        r += 1
-                    } else {
-                        r += 1
-                    }
-                }
-                left = out
+            let relative = positions.enumerated().map { k, p in p.map { $0 - k }.sorted() }
+            if slop == 0 {
+                var common = Set(relative[0])
+                for r in relative.dropFirst() { common.formIntersection(r) }
+                return common.count
             }
-            return left.count
+            var cursors = [Int](repeating: 0, count: relative.count)
+            var found = 0
+            while true {
+                var low = Int.max
+                var high = Int.min
+                var lowest = 0
+                for i in relative.indices {
+                    guard cursors[i] < relative[i].count else { return found }
+                    let v = relative[i][cursors[i]]
+                    if v < low { low = v; lowest = i }
+                    high = max(high, v)
+                }
+                if high - low <= slop {
+                    found += 1
+                    for i in cursors.indices { cursors[i] += 1 }
+                } else {
+                    cursors[lowest] += 1
+                }
+            }
         }
 
         func phrasePrefix(_ name: String, _ terms: [String], maxExpansions: Int) throws(Unsupported) -> Matches {

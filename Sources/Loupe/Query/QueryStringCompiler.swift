@@ -30,7 +30,8 @@ package struct QueryStringCompiler {
             guard options.lenient else {
                 throw IndexError(.invalidQuery, error.message, context: .init(byteOffset: error.offset))
             }
-            return try compile(Self.plainWords(text))
+            let words = try? parseQuery(Self.plainWords(text), defaultConjunction: options.conjunctionByDefault)
+            ast = words ?? .boolean([])
         }
         let query = try lower(ast) ?? .boolean([Query.Clause](), minimumShouldMatch: 0)
         if case .boolean(let clauses, _) = query, !clauses.isEmpty, clauses.allSatisfy({ $0.occur == .mustNot }) {

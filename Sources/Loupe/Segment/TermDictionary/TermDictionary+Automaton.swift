@@ -9,23 +9,34 @@ extension FieldTermDictionary {
     /// cursor seeks straight beyond the prefix (binary search over the block index).
     package func forEachMatch(of dfa: ByteDFA, _ visit: (UnsafeRawBufferPointer, TermInfo, UInt8) -> Void) {
         var cursor = cursorAtFirst()
+        // states[i] is the state after path[..<i]; only the first `depth` bytes of `path` are current.
         var states: [Int32] = [dfa.start]
         var path: [UInt8] = []
+        var depth = 0
         var afterSeek = true
         while cursor.isValid {
             let info = cursor.info
+            let sharedWithPrevious = cursor.sharedPrefixLength
             let deadDepth: Int? = unsafe cursor.withKeyBytes { key in
-                let shared = min(afterSeek ? unsafe commonPrefix(path, key) : cursor.sharedPrefixLength, path.count, key.count)
-                path.removeSubrange(shared...)
-                states.removeSubrange((shared + 1)...)
-                var state = states[shared]
-                for i in shared..<key.count {
+                var i = afterSeek ? unsafe commonPrefix(path, depth, key) : min(sharedWithPrevious, depth)
+                var state = states[i]
+                while i < key.count {
                     let byte = unsafe key[i]
                     state = dfa.step(state, byte)
-                    path.append(byte)
-                    states.append(state)
-                    if state == ByteDFA.dead { return path.count }
+                    if i == path.count {
+                        path.append(byte)
+                        states.append(state)
+                    } else {
+                        path[i] = byte
+                        states[i + 1] = state
+                    }
+                    i += 1
+                    if state == ByteDFA.dead {
+                        depth = i
+                        return i
+                    }
                 }
+                depth = i
                 if let tag = dfa.acceptTag(state) { unsafe visit(key, info, tag) }
                 return nil
             }
@@ -76,8 +87,9 @@ extension FieldTermDictionary {
     }
 }
 
-private func commonPrefix(_ a: [UInt8], _ b: UnsafeRawBufferPointer) -> Int {
-    let n = min(a.count, b.count)
+/// Leading bytes `a[..<length]` shares with `b`.
+private func commonPrefix(_ a: [UInt8], _ length: Int, _ b: UnsafeRawBufferPointer) -> Int {
+    let n = min(length, b.count)
     var i = 0
     while unsafe i < n && a[i] == b[i] { i += 1 }
     return i
