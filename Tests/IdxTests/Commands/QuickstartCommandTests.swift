@@ -28,7 +28,7 @@ import Testing
         #expect(lines[2].contains(" on disk, ") && lines[2].hasSuffix(" docs/s)"))
         for query in [
             "title:godfather", "star wars", "\"the dark knight\"", "+genres:Comedy +genres:Romance",
-            "genres:Drama -title:love", "people:spielberg",
+            "genres:Drama -title:love", "people:spielberg", "title:godfathr~1", "\"star wa\"*", "year:[1970 TO 1979]",
         ] {
             #expect(lines.contains { $0 == "> \(query)" }, "query \(query)")
         }
@@ -38,6 +38,11 @@ import Testing
         #expect(example("+genres:Comedy +genres:Romance", in: lines) == ["  1 match", "  1. Love Actually (2003)"])
         #expect(example("genres:Drama -title:love", in: lines) == ["  1 match", "  1. The Godfather (1972)"])
         #expect(example("people:spielberg", in: lines) == ["  1 match", "  1. Jaws (1975)"])
+        #expect(example("title:godfathr~1", in: lines) == ["  1 match", "  1. The Godfather (1972)"])
+        #expect(example("\"star wa\"*", in: lines) == ["  1 match", "  1. Star Wars (1977)"])
+        #expect(
+            example("year:[1970 TO 1979]", in: lines)
+                == ["  3 matches", "  1. The Godfather (1972)", "  2. Star Wars (1977)", "  3. Jaws (1975)"])
         #expect(lines.last(where: { !$0.isEmpty }) == "try your own: idx search \(index) 'QUERY'    idx stats \(index)")
 
         let stats = try IdxRun(["stats", index, "--json"]).json()

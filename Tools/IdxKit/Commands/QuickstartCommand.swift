@@ -16,7 +16,7 @@ struct QuickstartCommand: Command {
     /// The example queries, one per feature of the query syntax.
     private static let exampleQueries = [
         "title:godfather", "star wars", "\"the dark knight\"", "+genres:Comedy +genres:Romance",
-        "genres:Drama -title:love", "people:spielberg",
+        "genres:Drama -title:love", "people:spielberg", "title:godfathr~1", "\"star wa\"*", "year:[1970 TO 1979]",
     ]
 
     let directory: String?
