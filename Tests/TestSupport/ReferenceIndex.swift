@@ -17,12 +17,14 @@ public struct ReferenceIndex {
     /// A query or document the reference does not model: a query string, a value of the wrong type, an option
     /// out of range. The engine rejects most of these with `IndexError.Code.invalidQuery`.
     public struct Unsupported: Error, CustomStringConvertible {
+        /// What is not modelled, and where.
         public var description: String
     }
 
     /// Matching documents (insertion ordinals) with their scores.
     public typealias Matches = [Int: Double]
 
+    /// The engine index's schema: field types, analyzers and which fields are indexed or fast.
     public let schema: Schema
     fileprivate var docs: [Doc] = []
     /// Per text or string field: the number of documents holding each term (BM25's n), whose keys are also the
@@ -48,6 +50,7 @@ public struct ReferenceIndex {
         case real(Double)
     }
 
+    /// An empty reference for documents of `schema`.
     public init(schema: Schema) {
         self.schema = schema
     }
@@ -324,35 +327,31 @@ extension ReferenceIndex {
             return out
         }
 
-        /// tantivy's phrase matching on positions adjusted by each term's offset in the phrase: every next term
-        /// keeps the positions p that have a left position q with p − slop ≤ q ≤ p (taking the last such q,
-        /// then moving past it). The count left after the last term is the phrase frequency.
+        /// The phrase frequency. Positions are taken relative to the phrase (position − the term's offset in
+        /// it). Exact (slop 0): the relative positions every term shares. Sloppy: one position of each term, all
+        /// within `slop` of each other, in any order (tantivy 0.27's two-term rule, applied to every length, as
+        /// Docs/QUERY-SYNTAX.md and PhraseSlopTests state), counted without overlap: while the current positions
+        /// do not fit, move past the lowest (the first such term on ties); when they fit, count one occurrence
+        /// and move every term past it.
         static func phraseFrequency(_ positions: [[Int]], slop: Int) -> Int {
             let relative = positions.enumerated().map { k, p in p.map { $0 - k }.sorted() }
             if slop == 0 {
-                var common = Set(relative[0])
-                for r in relative.dropFirst() { common.formIntersection(r) }
-                return common.count
+                let shared = relative.dropFirst().reduce(Set(relative.first ?? [])) { $0.intersection($1) }
+                return shared.count
             }
             var cursors = [Int](repeating: 0, count: relative.count)
             var found = 0
-            while true {
-                var low = Int.max
-                var high = Int.min
-                var lowest = 0
-                for i in relative.indices {
-                    guard cursors[i] < relative[i].count else { return found }
-                    let v = relative[i][cursors[i]]
-                    if v < low { low = v; lowest = i }
-                    high = max(high, v)
-                }
-                if high - low <= slop {
+            while relative.indices.allSatisfy({ cursors[$0] < relative[$0].count }) {
+                let current = relative.indices.map { relative[$0][cursors[$0]] }
+                let low = current.min() ?? 0
+                if (current.max() ?? 0) - low <= slop {
                     found += 1
                     for i in cursors.indices { cursors[i] += 1 }
-                } else {
+                } else if let lowest = current.firstIndex(of: low) {
                     cursors[lowest] += 1
                 }
             }
+            return found
         }
 
         func phrasePrefix(_ name: String, _ terms: [String], maxExpansions: Int) throws(Unsupported) -> Matches {
@@ -367,7 +366,9 @@ extension ReferenceIndex {
                 .prefix(maxExpansions)
             var out: Matches = [:]
             for (expansion, _) in expansions {
-                let alternative = try terms.count == 1 ? termScores(entry, expansion) : phrase(name, Array(terms.dropLast()) + [expansion], slop: 0)
+                let alternative =
+                    try terms.count == 1
+                    ? termScores(entry, expansion) : phrase(name, Array(terms.dropLast()) + [expansion], slop: 0)
                 Self.add(alternative, to: &out)
             }
             return out

@@ -40,7 +40,9 @@ import TestSupport
                 let occur = [Occur.must, .should, .mustNot][Int.random(in: 0..<3, using: &rng)]
                 return Query.Clause(occur, randomQuery(&rng, depth: depth + 1))
             }
-            if clauses.allSatisfy({ $0.occur == .mustNot }) { clauses.append(Query.Clause(.should, randomQuery(&rng, depth: depth + 1))) }
+            if clauses.allSatisfy({ $0.occur == .mustNot }) {
+                clauses.append(Query.Clause(.should, randomQuery(&rng, depth: depth + 1)))
+            }
             return .boolean(clauses)
         }
     }
@@ -66,19 +68,25 @@ import TestSupport
             let query = randomQuery(&rng)
             let expected = try reference.search(query)
             let results = try index.search(query, limit: docCount)
-            #expect(results.count == expected.count, "seed \(seed): \(query)")
-            #expect(try index.count(query) == expected.count, "seed \(seed): \(query)")
+            // One issue per query, listing every problem, so a wrong query reads as one failure.
+            var problems: [String] = []
+            if results.count != expected.count { problems.append("search counted \(results.count), expected \(expected.count)") }
+            let counted = try index.count(query)
+            if counted != expected.count { problems.append("count gave \(counted), expected \(expected.count)") }
             for hit in results.hits {
                 let id = hit.document.string("id").flatMap { Int($0) } ?? -1
                 guard let want = expected[id] else {
-                    Issue.record("seed \(seed): document \(id) should not match \(query)")
+                    problems.append("document \(id) should not match")
                     continue
                 }
-                #expect(abs(Double(hit.score) - want) <= 1e-4 * max(1, abs(want)), "seed \(seed): \(id) \(query)")
+                if abs(Double(hit.score) - want) > 1e-4 * max(1, abs(want)) {
+                    problems.append("document \(id) scored \(hit.score), expected \(want)")
+                }
             }
             // Best first, ties by document order.
             let scores = results.hits.map(\.score)
-            #expect(scores == scores.sorted(by: >), "seed \(seed): \(query)")
+            if scores != scores.sorted(by: >) { problems.append("hits are not best first") }
+            if !problems.isEmpty { Issue.record("seed \(seed): \(query)\n  \(problems.prefix(8).joined(separator: "\n  "))") }
         }
     }
 }
