@@ -45,7 +45,10 @@ extension ByteDFA {
     /// The partial state after a lead byte: for each live edge of `states`, the part of its class inside
     /// `valid`, relative to `base`.
     private func partial(
-        _ states: ArraySlice<UInt32>, base: UInt32, valid: ClosedRange<UInt32>, remaining: UInt32
+        _ states: ArraySlice<UInt32>,
+        base: UInt32,
+        valid: ClosedRange<UInt32>,
+        remaining: UInt32
     ) -> Int32 {
         var pieces: [(low: UInt32, high: UInt32, target: UInt32)] = []
         for state in states {
@@ -165,11 +168,11 @@ extension ByteDFA {
                 tag = min(tag, nfa.acceptTags[Int(nfaState)])
                 everything = everything || absorbing[Int(nfaState)]
             }
-            acceptTags.append(tag)
-            acceptsEverythingFlags.append(everything)
+            unsafe acceptTags.append(tag)
+            unsafe acceptsEverythingFlags.append(everything)
         } else {
-            acceptTags.append(ScalarNFA.notAccepting)
-            acceptsEverythingFlags.append(false)
+            unsafe acceptTags.append(ScalarNFA.notAccepting)
+            unsafe acceptsEverythingFlags.append(false)
         }
         unsafe stateCount += 1
         return state

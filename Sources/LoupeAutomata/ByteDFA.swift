@@ -30,9 +30,9 @@
     var keys: [[UInt32]]
     var stateOfKey: [[UInt32]: Int32]
     /// Per DFA state: the smallest accept tag, or `ScalarNFA.notAccepting`.
-    var acceptTags: [UInt8]
+    @usableFromInline @exclusivity(unchecked) var acceptTags: [UInt8]
     /// Per DFA state: holds an NFA state that is `absorbing`.
-    var acceptsEverythingFlags: [Bool]
+    @usableFromInline @exclusivity(unchecked) var acceptsEverythingFlags: [Bool]
     /// Per NFA state: some path from it reaches an accepting state.
     let live: [Bool]
     /// Per NFA state: accepting after epsilon moves, with self-loops covering every scalar.
@@ -41,8 +41,10 @@
     var marks: [UInt32]
     var generation: UInt32 = 0
 
-    /// The start state (`dead` when the automaton accepts nothing at all).
-    package private(set) var start: Int32 = 0
+    /// Backs `start`; unchecked exclusivity (like the other storage `step` and `acceptTag` read) keeps
+    /// runtime access tracking out of callers' loops, which is sound because the class is not shared
+    /// across threads.
+    @usableFromInline @exclusivity(unchecked) var startState: Int32 = 0
     /// Set once determinizing needed more than `stateLimit` states; from then on some steps return `dead`
     /// wrongly, so the caller must fall back (or report the query as too complex).
     package internal(set) var exceededStateLimit = false
@@ -63,15 +65,19 @@
         unsafe stateCount = 1
         keys = [[0]]
         stateOfKey = [[0]: Self.dead]
-        acceptTags = [ScalarNFA.notAccepting]
-        acceptsEverythingFlags = [false]
+        unsafe acceptTags = [ScalarNFA.notAccepting]
+        unsafe acceptsEverythingFlags = [false]
         absorbing = findAbsorbingStates()
-        start = complete(closureOf: [nfa.start])
+        unsafe startState = complete(closureOf: [nfa.start])
     }
 
     deinit {
         unsafe table.deallocate()
     }
+
+    /// The start state (`dead` when the automaton accepts nothing at all).
+    @inlinable
+    package var start: Int32 { unsafe startState }
 
     /// The state after reading `byte` in `state`. Invalid UTF-8 leads to `dead`. When determinizing
     /// would create more than `stateLimit` states, returns `dead` and sets `exceededStateLimit`.
@@ -89,20 +95,23 @@
 
     /// `nil` when `state` is not accepting (or is in the middle of a multi-byte scalar); else the smallest
     /// accept tag of its NFA states.
+    @inlinable
     package func acceptTag(_ state: Int32) -> UInt8? {
-        let tag = acceptTags[Int(state)]
-        return tag == ScalarNFA.notAccepting ? nil : tag
+        let tag = unsafe acceptTags[Int(state)]
+        return tag == 0xFF ? nil : tag  // 0xFF: ScalarNFA.notAccepting
     }
 
     /// True when every valid UTF-8 byte string read from `state` is accepted, so a caller can accept a
     /// whole range of terms without stepping. Conservative: it detects an NFA state that accepts and
     /// loops on every scalar (`abc(?s:.)*`, Levenshtein prefix mode after a match, `abc*` wildcards);
     /// `false` is always safe.
+    @inlinable
     package func acceptsEverything(_ state: Int32) -> Bool {
-        acceptsEverythingFlags[Int(state)]
+        unsafe acceptsEverythingFlags[Int(state)]
     }
 
     /// The accept tag of a whole byte string, `nil` if rejected.
+    @inlinable
     package func match(_ bytes: some Sequence<UInt8>) -> UInt8? {
         var state = start
         for byte in bytes {

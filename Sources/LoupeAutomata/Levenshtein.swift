@@ -1,8 +1,8 @@
 /// Levenshtein automata: every string within a few edits of a term, for fuzzy queries and fuzzy-aware
 /// highlighting.
 package enum Levenshtein {
-    /// The largest supported distance; larger requests are clamped (the DFA grows quickly with it, and
-    /// tantivy and Lucene stop at 2).
+    /// The largest supported distance; larger requests are clamped (the DFA grows quickly with it;
+    /// Lucene stops at 2).
     package static let maximumDistance = 4
 
     /// Strings within `distance` edits of `term` (insert, delete, substitute one scalar; with
@@ -35,7 +35,11 @@ package enum Levenshtein {
             for edits in 0...maxEdits {
                 let here = state(i, edits)
                 if i < length {
-                    builder.addEdge(from: here, label: builder.label(for: ScalarSet(scalars[i])), to: state(i + 1, edits))
+                    builder.addEdge(
+                        from: here,
+                        label: builder.label(for: ScalarSet(scalars[i])),
+                        to: state(i + 1, edits)
+                    )
                 }
                 if i == length && prefix {
                     builder.addEdge(from: here, label: any, to: here)
@@ -48,7 +52,11 @@ package enum Levenshtein {
                 if transpositions, i + 1 < length, scalars[i] != scalars[i + 1] {
                     let halfway = builder.addState()
                     builder.addEdge(from: here, label: builder.label(for: ScalarSet(scalars[i + 1])), to: halfway)
-                    builder.addEdge(from: halfway, label: builder.label(for: ScalarSet(scalars[i])), to: state(i + 2, edits + 1))
+                    builder.addEdge(
+                        from: halfway,
+                        label: builder.label(for: ScalarSet(scalars[i])),
+                        to: state(i + 2, edits + 1)
+                    )
                 }
             }
         }

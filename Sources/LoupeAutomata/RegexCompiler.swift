@@ -45,8 +45,9 @@ indirect enum RegexNode {
 struct RegexCompiler {
     private var builder = NFABuilder()
     private var labels: [Int32] = []
-    /// Offset of the repetition being expanded, where a size error points.
-    private var offset = 0
+    /// Offset of the outermost repetition being expanded, where a size error points (the pattern's start
+    /// outside repetitions).
+    private var offset: Int?
 
     /// A compiler for nodes whose classes are `classes`.
     init(classes: [ScalarSet]) {
@@ -63,7 +64,10 @@ struct RegexCompiler {
 
     private mutating func newState() throws(RegexSyntaxError) -> Int32 {
         guard builder.stateCount < Regex.maximumStates else {
-            throw RegexSyntaxError(message: "pattern too large (max \(Regex.maximumStates) NFA states)", offset: offset)
+            throw RegexSyntaxError(
+                message: "pattern too large (max \(Regex.maximumStates) NFA states)",
+                offset: offset ?? 0
+            )
         }
         return builder.addState()
     }
@@ -86,14 +90,17 @@ struct RegexCompiler {
             return end
         case .repetition(let body, let minimum, let maximum, let offset):
             let outer = self.offset
-            self.offset = offset
+            self.offset = outer ?? offset
             defer { self.offset = outer }
             return try emitRepetition(body, minimum: minimum, maximum: maximum, from: start)
         }
     }
 
     private mutating func emitRepetition(
-        _ body: RegexNode, minimum: Int, maximum: Int?, from start: Int32
+        _ body: RegexNode,
+        minimum: Int,
+        maximum: Int?,
+        from start: Int32
     ) throws(RegexSyntaxError) -> Int32 {
         if case .scalarClass(let index) = body, maximum == nil, minimum <= 1 {
             // A self-loop rather than Thompson's loop: fewer states, and `(?s).*` becomes one state that

@@ -71,7 +71,8 @@ extension RegexParser {
         }
     }
 
-    private static func apply(_ pending: (left: ScalarSet, operation: SetOperation)?, to right: ScalarSet) -> ScalarSet {
+    private static func apply(_ pending: (left: ScalarSet, operation: SetOperation)?, to right: ScalarSet) -> ScalarSet
+    {
         guard let pending else { return right }
         switch pending.operation {
         case .intersection: return pending.left.intersection(right)

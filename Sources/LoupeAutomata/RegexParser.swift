@@ -144,10 +144,11 @@ struct RegexParser {
                 repeatable = false
                 continue
             case "$":
-                guard nesting == 0, position + 1 == scalars.count else {
+                position += 1
+                skipIgnored()
+                guard nesting == 0, current == nil else {
                     throw error("`$` is only allowed at the end of the pattern (terms match whole)", at: start)
                 }
-                position += 1
                 repeatable = false
                 continue
             case "[":

@@ -132,10 +132,17 @@ struct NFABuilder {
             classStart.append(Int32(lows.count))
         }
         return ScalarNFA(
-            start: start, acceptTags: acceptTags, edgeStart: edgeStart,
-            edgeClasses: edgeOrder.map { edges[$0].label }, edgeTargets: edgeOrder.map { edges[$0].target },
-            epsilonStart: epsilonStart, epsilonTargets: epsilonOrder.map { epsilons[$0].target },
-            classStart: classStart, classLows: lows, classHighs: highs)
+            start: start,
+            acceptTags: acceptTags,
+            edgeStart: edgeStart,
+            edgeClasses: edgeOrder.map { edges[$0].label },
+            edgeTargets: edgeOrder.map { edges[$0].target },
+            epsilonStart: epsilonStart,
+            epsilonTargets: epsilonOrder.map { epsilons[$0].target },
+            classStart: classStart,
+            classLows: lows,
+            classHighs: highs
+        )
     }
 
     /// A counting sort of items by source state: the row starts and the item order.

@@ -1,5 +1,6 @@
 import LoupeAutomata
 import Testing
+import TestSupport
 import _StringProcessing
 
 /// `Regex.compile` + `ByteDFA` against the standard library's regex engine on seeded random patterns over
@@ -19,6 +20,8 @@ import _StringProcessing
         ("*", 0, 3), ("+", 1, 3), ("?", 0, 1), ("{2}", 2, 2), ("{1,}", 1, 3), ("{0,2}", 0, 2), ("*?", 0, 3),
         ("+?", 1, 3), ("??", 0, 1), ("{1,3}?", 1, 3), ("{0}", 0, 0),
     ]
+    /// Longer texts can take the reference exponential time.
+    static let maximumTextLength = 7
     /// Every scalar a pattern mentions plus a few it does not; `\n` checks that `.` excludes it.
     static let alphabet = ["a", "b", "c", "é", "É", "A", "日", "0", "1", "_", "\n", " ", "."]
 
@@ -37,12 +40,14 @@ import _StringProcessing
         for _ in 0..<(rng.chance(1, in: 4) ? 2 : 1) {
             var branch = Sample()
             for _ in 0..<Int.random(in: 0...3, using: &rng) {
-                var makeItem: (inout SplitMix64) -> Sample
+                let makeItem: (inout SplitMix64) -> Sample
                 if depth > 0, rng.chance(1, in: 4) {
                     let open = rng.chance(1, in: 2) ? "(" : "(?:"
                     let inner = randomPattern(depth: depth - 1, using: &rng)
-                    makeItem = { _ in Sample(pattern: open + inner.pattern + ")", greedy: open + inner.greedy + ")", text: inner.text) }
-                    // Repetitions of a group repeat one sample of it.
+                    // A repeated group repeats its one sample (an atom draws a new sample each time).
+                    makeItem = { _ in
+                        Sample(pattern: open + inner.pattern + ")", greedy: open + inner.greedy + ")", text: inner.text)
+                    }
                 } else {
                     let (atom, samples) = rng.pick(atoms)
                     makeItem = { rng in Sample(pattern: atom, greedy: atom, text: rng.pick(samples)) }
@@ -68,7 +73,8 @@ import _StringProcessing
         return Sample(
             pattern: branches.map(\.pattern).joined(separator: "|"),
             greedy: branches.map(\.greedy).joined(separator: "|"),
-            text: rng.pick(branches).text)
+            text: rng.pick(branches).text
+        )
     }
 
     /// Random strings, matching samples and samples with one scalar changed, inserted or removed.
@@ -90,24 +96,30 @@ import _StringProcessing
         }
     }
 
-    @Test(arguments: 0..<40 as Range<UInt64>)
+    @Test(arguments: 0..<20 as Range<UInt64>)
     func randomPatternsAgreeWithTheStandardLibrary(seed: UInt64) throws {
         var rng = SplitMix64(seed: seed)
         var accepted = 0
-        for _ in 0..<150 {
+        for _ in 0..<100 {
             var sample = Self.randomPattern(depth: 2, using: &rng)
-            if rng.chance(1, in: 6) {
+            let caseInsensitive = rng.chance(1, in: 6)
+            if caseInsensitive {
                 sample.pattern = "(?i)" + sample.pattern
                 sample.greedy = "(?i)" + sample.greedy
             }
             // Character semantics: every test character is one scalar here, and under `.unicodeScalar`
             // semantics the standard library rejects `\w.` on `1日`.
-            print("PAT", seed, sample.pattern, sample.text.debugDescription)
             let reference = try _StringProcessing.Regex(sample.greedy).asciiOnlyCharacterClasses()
             let dfa = ByteDFA(try LoupeAutomata.Regex.compile(sample.pattern))
-            #expect(dfa.match(sample.text.utf8) == 0, "seed \(seed): /\(sample.pattern)/ on its sample \(sample.text.debugDescription)")
+            // Under `(?i)` a sample of `[^é]` may be `É`, which the class then excludes.
+            #expect(
+                caseInsensitive || dfa.match(sample.text.utf8) == 0,
+                "seed \(seed): /\(sample.pattern)/ on \(sample.text.debugDescription)"
+            )
             for _ in 0..<20 {
                 let text = Self.randomText(near: sample.text, using: &rng)
+                // The reference backtracks: `(\D*\s+)+` takes 0.4 s to reject 9 characters.
+                guard text.unicodeScalars.count <= Self.maximumTextLength else { continue }
                 let expected = (try reference.wholeMatch(in: text)) != nil
                 let actual = dfa.match(text.utf8) != nil
                 #expect(actual == expected, "seed \(seed): /\(sample.pattern)/ on \(text.debugDescription)")
@@ -115,6 +127,7 @@ import _StringProcessing
                 if actual { accepted += 1 }
             }
         }
-        print("ACCEPTED", seed, accepted)
+        // The samples make about a third of the texts match; far fewer means the generator broke.
+        #expect(accepted > 300, "seed \(seed): only \(accepted) matching texts")
     }
 }

@@ -17,4 +17,14 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     public mutating func next(bits: Int) -> UInt64 {
         bits == 0 ? 0 : next() >> UInt64(64 - bits)
     }
+
+    /// A random element of `items` (which must not be empty).
+    public mutating func pick<T>(_ items: [T]) -> T {
+        items[Int.random(in: 0..<items.count, using: &self)]
+    }
+
+    /// True with probability `numerator / denominator`.
+    public mutating func chance(_ numerator: Int, in denominator: Int) -> Bool {
+        Int.random(in: 0..<denominator, using: &self) < numerator
+    }
 }
