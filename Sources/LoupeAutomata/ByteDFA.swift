@@ -13,9 +13,9 @@
 /// a new lead byte) has no completion and therefore leads to `dead` as soon as it is detectable.
 ///
 /// Not thread-safe: one instance per query execution.
-@safe package final class ByteDFA {
+@safe @usableFromInline package final class ByteDFA {
     /// The dead state: no continuation can ever be accepted. Always 0.
-    package static let dead: Int32 = 0
+    @inlinable package static var dead: Int32 { 0 }
 
     /// `stateCount × 256` transitions; -1 marks one not computed yet.
     @usableFromInline @exclusivity(unchecked) var table: UnsafeMutablePointer<Int32>
