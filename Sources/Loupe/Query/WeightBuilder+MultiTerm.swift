@@ -107,13 +107,18 @@ extension WeightBuilder {
         let words = entry.type == .text ? try analyzer(entry).tokens(text).map { String(decoding: $0.bytes, as: UTF8.self) } : [text]
         var clauses: [Weight] = []
         for (i, word) in words.enumerated() {
-            let length = word.unicodeScalars.count
-            let distance = min(typoTolerance, length < 3 ? 0 : length < 6 ? 1 : 2)
+            let distance = Self.autocompleteDistance(word, typoTolerance: typoTolerance)
             clauses.append(
                 try fuzzyWeight(name, word, distance: distance, transpositions: true, prefix: i == words.count - 1, maxExpansions: 50))
         }
         if clauses.isEmpty { return .empty }
         return clauses.count == 1 ? clauses[0] : .boolean(Weight.BooleanWeight(must: clauses, should: [], mustNot: [], minimumShouldMatch: 0))
+    }
+
+    /// The edits autocomplete allows in a word: none below 3 characters, at most 1 below 6, at most 2.
+    static func autocompleteDistance(_ word: String, typoTolerance: Int) -> Int {
+        let length = word.unicodeScalars.count
+        return min(typoTolerance, length < 3 ? 0 : length < 6 ? 1 : 2)
     }
 
     func phrasePrefixWeight(_ name: String, _ words: [String], maxExpansions: Int) throws(IndexError) -> Weight {

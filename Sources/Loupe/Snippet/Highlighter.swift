@@ -46,7 +46,8 @@ package final class Highlighter: Sendable {
                 ? (searcher.analyzers.analyzer(named: entry.tokenizer)?.tokens(text).map { String(decoding: $0.bytes, as: UTF8.self) } ?? [])
                 : [text]
             for (i, word) in words.enumerated() {
-                out[field, default: []].append(.fuzzy(word, distance: min(tolerance, 2), transpositions: true, prefix: i == words.count - 1))
+                let distance = WeightBuilder.autocompleteDistance(word, typoTolerance: tolerance)
+                out[field, default: []].append(.fuzzy(word, distance: distance, transpositions: true, prefix: i == words.count - 1))
             }
         case .regex(let field, let pattern):
             out[field, default: []].append(.regex(pattern))
