@@ -45,24 +45,41 @@ extension ReferenceIndex.Evaluator {
     func fuzzy(
         _ name: String, _ value: String, _ distance: Int, transpositions: Bool, prefix: Bool, maxExpansions: Int
     ) throws(Unsupported) -> Matches {
-        let entry = try textual(name)
+        try fuzzy([name], value, distance, transpositions: transpositions, prefix: prefix, maxExpansions: maxExpansions)
+    }
+
+    /// The fuzzy word on every field of `names`, scored as one (as the engine does for the same fuzzy query on
+    /// several fields of a disjunction): each field keeps its own best expansions, and the blended document
+    /// frequency is the largest over all fields.
+    func fuzzy(
+        _ names: [String], _ value: String, _ distance: Int, transpositions: Bool, prefix: Bool, maxExpansions: Int
+    ) throws(Unsupported) -> Matches {
         guard (0...2).contains(distance), maxExpansions >= 1 else {
             throw Unsupported(description: "fuzzy distance \(distance), maxExpansions \(maxExpansions)")
         }
         let wanted = Array(value.unicodeScalars)
-        let kept = dictionary(name).compactMap { term, docFreq -> (term: String, distance: Int, docFreq: Int)? in
-            let d = Self.editDistance(wanted, Array(term.unicodeScalars), transpositions: transpositions, prefix: prefix)
-            return d <= distance ? (term, d, docFreq) : nil
-        }.sorted { a, b in
-            if a.distance != b.distance { return a.distance < b.distance }
-            return a.docFreq != b.docFreq ? a.docFreq > b.docFreq : TermBytes(a.term) < TermBytes(b.term)
-        }.prefix(maxExpansions)
-        // Every kept term takes the idf of the most frequent one (blended), weighed down by its distance.
-        guard let blended = kept.map(\.docFreq).max() else { return [:] }
+        var perField: [(entry: FieldEntry, kept: [(term: String, distance: Int, docFreq: Int)])] = []
+        for name in names {
+            let entry = try textual(name)
+            let kept = dictionary(name).compactMap { term, docFreq -> (term: String, distance: Int, docFreq: Int)? in
+                let d = Self.editDistance(wanted, Array(term.unicodeScalars), transpositions: transpositions, prefix: prefix)
+                return d <= distance ? (term, d, docFreq) : nil
+            }.sorted { a, b in
+                if a.distance != b.distance { return a.distance < b.distance }
+                return a.docFreq != b.docFreq ? a.docFreq > b.docFreq : TermBytes(a.term) < TermBytes(b.term)
+            }.prefix(maxExpansions)
+            perField.append((entry, Array(kept)))
+        }
+        // Every kept term takes the idf of the most frequent one (blended); the exact spelling weighs 1, a
+        // neighbour (1 − d / (n + 1)) × ln(1 + df) / ln(1 + max df).
+        guard let blended = perField.flatMap({ $0.kept.map(\.docFreq) }).max() else { return [:] }
         var out: Matches = [:]
-        for k in kept {
-            let similarity = 1 - Double(k.distance) / Double(wanted.count + 1)
-            Self.add(termScores(entry, k.term, idf: idf(blended), factor: similarity), to: &out)
+        for (entry, kept) in perField {
+            for k in kept {
+                let frequency = log(1 + Double(k.docFreq)) / log(1 + Double(max(blended, 1)))
+                let factor = k.distance == 0 ? 1 : (1 - Double(k.distance) / Double(wanted.count + 1)) * frequency
+                Self.add(termScores(entry, k.term, idf: idf(blended), factor: factor), to: &out)
+            }
         }
         return out
     }
@@ -186,7 +203,31 @@ extension ReferenceIndex.Evaluator {
         var must: [Matches] = []
         var should: [Matches] = []
         var mustNot: [Matches] = []
-        for clause in clauses {
+        var grouped = Set<Int>()
+        if minimumShouldMatch <= 1 {
+            // The same fuzzy query on several fields, among the `should` clauses, is scored as one.
+            var groups: [[Int]] = []
+            for (i, clause) in clauses.enumerated() where clause.occur == .should && !grouped.contains(i) {
+                guard case .fuzzy(_, let v, let d, let t, let p, let m) = clause.query else { continue }
+                let members = clauses.indices.filter { j in
+                    guard clauses[j].occur == .should, case .fuzzy(_, v, d, t, p, m) = clauses[j].query else { return false }
+                    return true
+                }
+                if members.count > 1 {
+                    groups.append(members)
+                    grouped.formUnion(members)
+                }
+            }
+            for group in groups {
+                guard case .fuzzy(_, let v, let d, let t, let p, let m) = clauses[group[0]].query else { continue }
+                let names = group.compactMap { j -> String? in
+                    if case .fuzzy(let name, _, _, _, _, _) = clauses[j].query { return name }
+                    return nil
+                }
+                should.append(try fuzzy(names, v, d, transpositions: t, prefix: p, maxExpansions: m))
+            }
+        }
+        for (i, clause) in clauses.enumerated() where !grouped.contains(i) {
             let m = try matches(clause.query)
             switch clause.occur {
             case .must: must.append(m)

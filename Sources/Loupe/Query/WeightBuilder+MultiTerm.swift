@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import LoupeAnalysis
 import LoupeAutomata
 
@@ -72,31 +77,54 @@ extension WeightBuilder {
     func fuzzyWeight(
         _ name: String, _ value: String, distance: Int, transpositions: Bool, prefix: Bool, maxExpansions: Int
     ) throws(IndexError) -> Weight {
-        let (field, entry) = try resolveTextual(name, for: "a fuzzy query")
+        try fuzzyWeight(
+            fields: [name], value, distance: distance, transpositions: transpositions, prefix: prefix,
+            maxExpansions: maxExpansions)
+    }
+
+    /// The same fuzzy word on several fields (`title:helo~1 body:helo~1`), scored as one: each field keeps its
+    /// best `maxExpansions` terms, and the frequencies that weigh them are compared across all the fields, so a
+    /// rare neighbour in one field does not outscore the common word the user meant in another.
+    func fuzzyWeight(
+        fields names: [String], _ value: String, distance: Int, transpositions: Bool, prefix: Bool, maxExpansions: Int
+    ) throws(IndexError) -> Weight {
         guard (0...2).contains(distance) else {
-            throw IndexError(.invalidQuery, "fuzzy distance must be 0, 1 or 2 (got \(distance))", context: .init(field: name))
+            throw IndexError(.invalidQuery, "fuzzy distance must be 0, 1 or 2 (got \(distance))", context: .init(field: names.first))
         }
         guard maxExpansions >= 1 else {
-            throw IndexError(.invalidQuery, "maxExpansions must be ≥ 1 (got \(maxExpansions))", context: .init(field: name))
+            throw IndexError(.invalidQuery, "maxExpansions must be ≥ 1 (got \(maxExpansions))", context: .init(field: names.first))
         }
-        let dfa = ByteDFA(Levenshtein.automaton(value, distance: distance, transpositions: transpositions, prefix: prefix))
-        var expansions = expand(field, dfa)
-        try checkLimit(dfa, "fuzzy term '\(value)'")
-        expansions.sort { a, b in a.tag != b.tag ? a.tag < b.tag : Expansion.moreUseful(a, b) }
-        expansions.removeSubrange(min(maxExpansions, expansions.count)...)
-        guard !expansions.isEmpty else { return .empty }
-        // All expansions share the idf of the most frequent one (Lucene's blended scoring): a rare misspelling
-        // must not outrank the common word the user meant just for being rare. The edit distance then weighs
-        // each term down, so among equal documents the closest spelling wins.
-        let blended = expansions.map(\.docFreq).max() ?? 0
+        let nfa = Levenshtein.automaton(value, distance: distance, transpositions: transpositions, prefix: prefix)
+        var perField: [(field: Int, entry: FieldEntry, expansions: [Expansion])] = []
+        for name in names {
+            let (field, entry) = try resolveTextual(name, for: "a fuzzy query")
+            let dfa = ByteDFA(nfa)
+            var expansions = expand(field, dfa)
+            try checkLimit(dfa, "fuzzy term '\(value)'")
+            expansions.sort { a, b in a.tag != b.tag ? a.tag < b.tag : Expansion.moreUseful(a, b) }
+            expansions.removeSubrange(min(maxExpansions, expansions.count)...)
+            perField.append((field, entry, expansions))
+        }
+        // All expansions share the idf of the most frequent one (Lucene's blended scoring), so a rarer spelling
+        // does not win for being rare. Each is then weighed like a spelling correction: the exact spelling keeps
+        // weight 1; a neighbour at distance d gets (1 − d / (n + 1)) times its frequency relative to the most
+        // frequent expansion (on a log scale), since a typo is likelier to come from a common word than a rare one.
+        let blended = perField.flatMap { $0.expansions.map(\.docFreq) }.max() ?? 0
         let length = Float(value.unicodeScalars.count)
-        let tokens = totalTokens(field)
-        let terms = expansions.map { e in
-            let similarity = 1 - Float(e.tag) / (length + 1)
-            let bm25 = BM25Weight(docFreqs: [blended], totalDocs: totalDocs, totalTokens: tokens, boost: boost(field) * similarity)
-            return Weight.term(Weight.TermWeight(field: field, hasFreqs: entry.record != .basic, bm25: bm25, infos: e.infos))
+        var terms: [Weight] = []
+        for (field, entry, expansions) in perField {
+            let tokens = totalTokens(field)
+            for e in expansions {
+                let factor = Self.fuzzyWeight(distance: Int(e.tag), length: length, docFreq: e.docFreq, maxDocFreq: blended)
+                let bm25 = BM25Weight(docFreqs: [blended], totalDocs: totalDocs, totalTokens: tokens, boost: boost(field) * factor)
+                terms.append(.term(Weight.TermWeight(field: field, hasFreqs: entry.record != .basic, bm25: bm25, infos: e.infos)))
+            }
         }
-        return terms.count == 1 ? terms[0] : .boolean(Weight.BooleanWeight(must: [], should: terms, mustNot: [], minimumShouldMatch: 1))
+        switch terms.count {
+        case 0: return .empty
+        case 1: return terms[0]
+        default: return .boolean(Weight.BooleanWeight(must: [], should: terms, mustNot: [], minimumShouldMatch: 1))
+        }
     }
 
     func autocompleteWeight(_ name: String, _ text: String, typoTolerance: Int) throws(IndexError) -> Weight {
@@ -113,6 +141,13 @@ extension WeightBuilder {
         }
         if clauses.isEmpty { return .empty }
         return clauses.count == 1 ? clauses[0] : .boolean(Weight.BooleanWeight(must: clauses, should: [], mustNot: [], minimumShouldMatch: 0))
+    }
+
+    /// How much a fuzzy expansion at `distance` from a query word of `length` characters counts.
+    static func fuzzyWeight(distance: Int, length: Float, docFreq: UInt64, maxDocFreq: UInt64) -> Float {
+        guard distance > 0 else { return 1 }
+        let frequency = logf(1 + Float(docFreq)) / logf(1 + Float(max(maxDocFreq, 1)))
+        return (1 - Float(distance) / (length + 1)) * frequency
     }
 
     /// The edits autocomplete allows in a word: none below 3 characters, at most 1 below 6, at most 2.

@@ -70,7 +70,23 @@ package struct WeightBuilder {
 
     private func booleanWeight(_ clauses: [Query.Clause], minimumShouldMatch: Int) throws(IndexError) -> Weight {
         var boolean = Weight.BooleanWeight(must: [], should: [], mustNot: [], minimumShouldMatch: max(0, minimumShouldMatch))
-        for clause in clauses {
+        var grouped = Set<Int>()
+        if minimumShouldMatch <= 1 {
+            for group in Self.multiFieldFuzzyGroups(clauses) {
+                guard case .fuzzy(_, let value, let distance, let transpositions, let prefix, let maxExpansions) = clauses[group[0]].query
+                else { continue }
+                let fields = group.compactMap { i -> String? in
+                    if case .fuzzy(let field, _, _, _, _, _) = clauses[i].query { return field }
+                    return nil
+                }
+                boolean.should.append(
+                    try fuzzyWeight(
+                        fields: fields, value, distance: distance, transpositions: transpositions, prefix: prefix,
+                        maxExpansions: maxExpansions))
+                grouped.formUnion(group)
+            }
+        }
+        for (i, clause) in clauses.enumerated() where !grouped.contains(i) {
             let w = try build(clause.query)
             switch clause.occur {
             case .must: boolean.must.append(w)
@@ -81,6 +97,23 @@ package struct WeightBuilder {
         if boolean.must.isEmpty && boolean.should.isEmpty { return .empty }
         if boolean.should.count < boolean.minimumShouldMatch { return .empty }
         return .boolean(boolean)
+    }
+
+    /// Indexes of `should` clauses that are the same fuzzy query on different fields, in groups of two or more.
+    private static func multiFieldFuzzyGroups(_ clauses: [Query.Clause]) -> [[Int]] {
+        var groups: [Query: [Int]] = [:]
+        var order: [Query] = []
+        for (i, clause) in clauses.enumerated() where clause.occur == .should {
+            guard case .fuzzy(_, let value, let distance, let transpositions, let prefix, let maxExpansions) = clause.query else {
+                continue
+            }
+            let key = Query.fuzzy(
+                field: "", value: value, distance: distance, transpositions: transpositions, prefix: prefix,
+                maxExpansions: maxExpansions)
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(i)
+        }
+        return order.compactMap { groups[$0] }.filter { $0.count > 1 }
     }
 
     // MARK: Terms and phrases

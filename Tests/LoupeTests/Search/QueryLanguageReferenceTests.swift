@@ -303,10 +303,16 @@ extension QueryLanguageReferenceTests {
                 return .prefix(field, prefix(of: field == "tag" ? pick(tags, &rng) : word(&rng), allowEmpty: true, &rng))
             case .fuzzy:
                 let field = pick(["title", "body", "body", "tag"], &rng)
-                return .fuzzy(
-                    field, misspell(field == "tag" ? pick(tags, &rng) : word(&rng), &rng), distance: Int.random(in: 0...2, using: &rng),
-                    transpositions: Bool.random(using: &rng), prefix: Int.random(in: 0..<3, using: &rng) == 0,
-                    maxExpansions: pick([1, 2, 3, 50], &rng))
+                let fuzzy = { (field: String, value: String, rng: inout SplitMix64) -> Query in
+                    .fuzzy(
+                        field, value, distance: Int.random(in: 0...2, using: &rng), transpositions: Bool.random(using: &rng),
+                        prefix: Int.random(in: 0..<3, using: &rng) == 0, maxExpansions: pick([1, 2, 3, 50], &rng))
+                }
+                let value = misspell(field == "tag" ? pick(tags, &rng) : word(&rng), &rng)
+                let query = fuzzy(field, value, &rng)
+                // One word on several fields, as a query string over default fields writes it: scored as one.
+                guard Int.random(in: 0..<3, using: &rng) == 0, case .fuzzy(_, _, let d, let t, let p, let m) = query else { return query }
+                return .anyOf(["title", "body"].map { .fuzzy($0, value, distance: d, transpositions: t, prefix: p, maxExpansions: m) })
             case .autocomplete:
                 let count = pick([0, 1, 1, 2, 3], &rng)
                 let words = (0..<count).map { i in
