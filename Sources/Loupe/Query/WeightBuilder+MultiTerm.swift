@@ -94,11 +94,10 @@ extension WeightBuilder {
         guard maxExpansions >= 1 else {
             throw IndexError(.invalidQuery, "maxExpansions must be ≥ 1 (got \(maxExpansions))", context: .init(field: names.first))
         }
-        let nfa = Levenshtein.automaton(value, distance: distance, transpositions: transpositions, prefix: prefix)
+        let dfa = ByteDFA(Levenshtein.automaton(value, distance: distance, transpositions: transpositions, prefix: prefix))
         var perField: [(field: Int, entry: FieldEntry, expansions: [Expansion])] = []
         for name in names {
             let (field, entry) = try resolveTextual(name, for: "a fuzzy query")
-            let dfa = ByteDFA(nfa)
             var expansions = expand(field, dfa)
             try checkLimit(dfa, "fuzzy term '\(value)'")
             expansions.sort { a, b in a.tag != b.tag ? a.tag < b.tag : Expansion.moreUseful(a, b) }

@@ -5,8 +5,9 @@ extension FieldTermDictionary {
     ///
     /// Never reads every term: the walk keeps the automaton state after each byte of the current term and reuses
     /// the states of the prefix the next term shares with it, so a term costs only its new bytes. When a prefix
-    /// leads to the dead state, the rest of its block is skipped without building keys, and past the block the
-    /// cursor seeks straight beyond the prefix (binary search over the block index).
+    /// leads to the dead state, the rest of the block under that prefix is skipped without building keys, and past
+    /// the block the cursor seeks straight to the next byte string the automaton still accepts a continuation of
+    /// (as an FST intersection follows only live transitions), skipping every term in between.
     package func forEachMatch(of dfa: ByteDFA, _ visit: (UnsafeRawBufferPointer, TermInfo, UInt8) -> Void) {
         var cursor = cursorAtFirst()
         // states[i] is the state after path[..<i]; only the first `depth` bytes of `path` are current.
@@ -45,22 +46,33 @@ extension FieldTermDictionary {
                 _ = cursor.next()
                 continue
             }
+            // Terms right after a dead one usually share its dead prefix: skipping them inside the block costs
+            // less than a seek. Past the block, seek to the next key the automaton can still accept.
             if cursor.skip(sharing: deadDepth) {
                 afterSeek = false
                 continue
             }
-            let target = Self.successor(of: path[..<deadDepth])
-            guard !target.isEmpty, unsafe target.withUnsafeBytes({ unsafe cursor.seek($0) }) else { return }
+            guard let target = Self.nextLiveKey(after: path, deadDepth: deadDepth, states: states, dfa),
+                unsafe target.withUnsafeBytes({ unsafe cursor.seek($0) })
+            else { return }
             afterSeek = true
         }
     }
 
-    /// The smallest key greater than every key starting with `prefix`; empty when there is none.
-    private static func successor(of prefix: ArraySlice<UInt8>) -> [UInt8] {
-        var key = Array(prefix)
-        while let last = key.last, last == 0xFF { key.removeLast() }
-        if !key.isEmpty { key[key.count - 1] += 1 }
-        return key
+    /// The smallest key after `path[..<deadDepth]` (whose last byte killed the automaton) that the automaton has
+    /// not rejected yet: the next byte that keeps the state alive at the deepest level that has one. Nil when no
+    /// key after it can be accepted.
+    private static func nextLiveKey(after path: [UInt8], deadDepth: Int, states: [Int32], _ dfa: ByteDFA) -> [UInt8]? {
+        var level = deadDepth - 1
+        while level >= 0 {
+            var byte = Int(path[level]) + 1
+            while byte <= 0xFF {
+                if dfa.step(states[level], UInt8(byte)) != ByteDFA.dead { return Array(path[..<level]) + [UInt8(byte)] }
+                byte += 1
+            }
+            level -= 1
+        }
+        return nil
     }
 
     /// Calls `visit` with every term in `lower...upper` (or `lower..<upper`), in byte order.

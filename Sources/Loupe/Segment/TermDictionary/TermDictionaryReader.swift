@@ -175,6 +175,8 @@ package struct FieldTermDictionary: @unchecked Sendable {
         /// suffix and nothing else.
         private var keyBuffer: [UInt8] = []
         private var keyLength = 0
+        /// False while the cursor rests on a term `skip(sharing:)` passed without building its key.
+        private var keyIsBuilt = true
         package private(set) var info = TermInfo(docFreq: 0, postingsOffset: 0, positionsOffset: 0)
         /// Leading bytes the current term shares with the term decoded before it (0 at the start of a block).
         package private(set) var sharedPrefixLength = 0
@@ -190,7 +192,7 @@ package struct FieldTermDictionary: @unchecked Sendable {
 
         /// Calls `body` with the current term's bytes, without copying them.
         package func withKeyBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
-            unsafe keyBuffer.withUnsafeBytes { unsafe body(UnsafeRawBufferPointer(rebasing: $0[..<keyLength])) }
+            unsafe keyBuffer.withUnsafeBytes { unsafe body(UnsafeRawBufferPointer(rebasing: $0[..<min(keyLength, $0.count)])) }
         }
 
         /// Compares the current term with `other`: negative, zero or positive.
@@ -198,11 +200,16 @@ package struct FieldTermDictionary: @unchecked Sendable {
             unsafe withKeyBytes { unsafe compareBytes($0, other) }
         }
 
-        /// Positions on the first term ≥ `target`; returns whether there is one.
+        /// Positions on the first term ≥ `target`; returns whether there is one. A target ahead of the cursor in
+        /// its own block is reached by decoding forward from the cursor, without a binary search or restart.
         package mutating func seek(_ target: UnsafeRawBufferPointer) -> Bool {
             guard dictionary.termCount > 0 else { return false }
-            let b = unsafe max(dictionary.block(containing: target), 0)
-            start(block: b)
+            let inThisBlock = unsafe isValid && keyIsBuilt && compareKey(to: target) < 0
+                && (block + 1 == dictionary.blockCount || compareBytes(dictionary.firstKey(block + 1), target) > 0)
+            if !inThisBlock {
+                let b = unsafe max(dictionary.block(containing: target), 0)
+                start(block: b)
+            }
             while unsafe isValid && compareKey(to: target) < 0 { _ = next() }
             return isValid
         }
@@ -278,7 +285,8 @@ package struct FieldTermDictionary: @unchecked Sendable {
             guard let docFreq = unsafe VInt.decode(base, at: &at, end: end), docFreq <= UInt64(UInt32.max),
                 let postings = unsafe VInt.decode(base, at: &at, end: end), let positions = unsafe VInt.decode(base, at: &at, end: end)
             else { return false }
-            if p < length && n > 0 {
+            keyIsBuilt = p < length
+            if keyIsBuilt && n > 0 {
                 if keyBuffer.count < p + n { keyBuffer.append(contentsOf: repeatElement(0, count: p + n - keyBuffer.count)) }
                 unsafe keyBuffer.withUnsafeMutableBytes { key in
                     if let destination = key.baseAddress {
