@@ -1,34 +1,47 @@
 /// A constant-score query resolved to the documents it matches in each segment: a union of term postings
 /// (expanded prefix, regex, wildcard and term-range queries, exists on fields without fast values), a range
-/// or exists test on a fast column, or a test on a text field's norms.
+/// read per segment from postings or a fast column, or an exists test on a fast column or a text field's norms.
 package enum DocSetWeight: Sendable {
     /// Documents holding any of the terms; `infos[i]` are the terms found in segment i.
     case terms(field: Int, hasFreqs: Bool, infos: [[TermInfo]])
-    /// Documents with a fast value in `lower...upper` (mapped values).
-    case fastRange(field: Int, lower: UInt64, upper: UInt64)
+    /// Documents with a value in `lower...upper` (mapped values): in segment i from the postings of `terms[i]`,
+    /// or, where that is nil, from the fast column.
+    case range(field: Int, hasFreqs: Bool, lower: UInt64, upper: UInt64, terms: [[TermInfo]?])
     /// Documents with at least one fast value.
     case fastExists(field: Int)
     /// Documents with at least one token in a text field.
     case normsExist(field: Int)
 
-    /// The set's documents in one segment.
-    package func bits(_ segment: SegmentReader, ordinal: Int) -> DocBitSet {
+    /// The set's scorer in one segment, every document scoring `score`. A fast-column range is read lazily, so
+    /// inside a conjunction it only looks at the documents the other clauses propose.
+    package func scorer(_ segment: SegmentReader, ordinal: Int, score: Float) -> any Scorer {
+        if case .range(let field, _, let lower, let upper, let terms) = self, terms[ordinal] == nil {
+            guard let column = segment.fast.column(field) else { return EmptyScorer() }
+            return FastRangeScorer(column: column, lower: lower, upper: upper, maxDoc: segment.maxDoc, score: score)
+        }
+        return BitSetScorer(bits(segment, ordinal: ordinal), score: score)
+    }
+
+    /// The number of documents of the set in one segment.
+    package func count(_ segment: SegmentReader, ordinal: Int) -> Int {
+        if case .range(let field, _, let lower, let upper, let terms) = self, terms[ordinal] == nil {
+            guard let column = segment.fast.column(field) else { return 0 }
+            return (0..<DocID(segment.maxDoc)).reduce(0) { $0 + (column.holds($1, in: lower, upper) ? 1 : 0) }
+        }
+        return bits(segment, ordinal: ordinal).count
+    }
+
+    /// The set's documents in one segment, from postings, norms or a fast column's presence.
+    private func bits(_ segment: SegmentReader, ordinal: Int) -> DocBitSet {
         var bits = DocBitSet(maxDoc: segment.maxDoc)
         switch self {
         case .terms(_, let hasFreqs, let infos):
             for info in infos[ordinal] {
                 bits.insert(unsafe PostingsCursor(file: segment.postings.bytes, info: info, hasFreqs: hasFreqs))
             }
-        case .fastRange(let field, let lower, let upper):
-            guard let column = segment.fast.column(field) else { break }
-            for doc in 0..<DocID(segment.maxDoc) {
-                for i in column.range(doc) {
-                    let v = column.value(at: i)
-                    if v >= lower && v <= upper {
-                        bits.insert(doc)
-                        break
-                    }
-                }
+        case .range(_, let hasFreqs, _, _, let terms):
+            for info in terms[ordinal] ?? [] {
+                bits.insert(unsafe PostingsCursor(file: segment.postings.bytes, info: info, hasFreqs: hasFreqs))
             }
         case .fastExists(let field):
             guard let column = segment.fast.column(field) else { break }
@@ -39,4 +52,55 @@ package enum DocSetWeight: Sendable {
         }
         return bits
     }
+}
+
+extension FastColumn {
+    /// Whether one of `doc`'s values lies in `lower...upper`.
+    @inline(__always) func holds(_ doc: DocID, in lower: UInt64, _ upper: UInt64) -> Bool {
+        for i in range(doc) where value(at: i) &- lower <= upper &- lower { return true }
+        return false
+    }
+}
+
+/// The documents of a segment whose fast value lies in a range, found by reading the column forward from the
+/// position asked for (tantivy's fast-field range scorer, without its look-ahead window).
+package final class FastRangeScorer: Scorer {
+    private let column: FastColumn
+    private let lower: UInt64
+    private let upper: UInt64
+    private let maxDoc: DocID
+    private let constant: Float
+    package private(set) var doc: DocID = 0
+
+    init(column: FastColumn, lower: UInt64, upper: UInt64, maxDoc: Int, score: Float) {
+        self.column = column
+        self.lower = lower
+        self.upper = upper
+        self.maxDoc = DocID(maxDoc)
+        self.constant = score
+        doc = next(from: 0)
+    }
+
+    private func next(from start: DocID) -> DocID {
+        var d = start
+        while d < maxDoc {
+            if column.holds(d, in: lower, upper) { return d }
+            d += 1
+        }
+        return terminatedDoc
+    }
+
+    package func advance() -> DocID {
+        guard doc != terminatedDoc else { return doc }
+        doc = next(from: doc + 1)
+        return doc
+    }
+
+    package func seek(_ target: DocID) -> DocID {
+        guard doc < target else { return doc }
+        doc = next(from: target)
+        return doc
+    }
+
+    package func score() -> Float { constant }
 }

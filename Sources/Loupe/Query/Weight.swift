@@ -64,7 +64,7 @@ package indirect enum Weight: Sendable {
         case .constant(let inner, let score):
             return constant(inner.scorer(segment, ordinal: ordinal), score)
         case .docSet(let set, let score):
-            return BitSetScorer(set.bits(segment, ordinal: ordinal), score: score)
+            return set.scorer(segment, ordinal: ordinal, score: score)
         }
     }
 
@@ -76,7 +76,7 @@ package indirect enum Weight: Sendable {
         case .empty: return 0
         case .term(let term): return Int(term.infos[ordinal]?.docFreq ?? 0)
         case .boost(let inner, _), .constant(let inner, _): return inner.count(segment, ordinal: ordinal, scratch: &scratch)
-        case .docSet(let set, _): return set.bits(segment, ordinal: ordinal).count
+        case .docSet(let set, _): return set.count(segment, ordinal: ordinal)
         case .boolean:
             let unioned = withUnion(segment, ordinal: ordinal) { terms, mixed, excluded in
                 if let terms { return Union.count(terms, excluding: excluded, scratch: &scratch) }

@@ -1,31 +1,45 @@
 /// Range and exists queries. Both are constant-score document sets, read from the term dictionary or from a
 /// fast column, whichever reads less.
 extension WeightBuilder {
-    /// Past this many terms in a segment's range, a fast field is scanned instead of uniting postings.
-    static let rangeTermsBeforeFastScan = 64
-
     func rangeWeight(_ name: String, _ lower: RangeBound, _ upper: RangeBound) throws(IndexError) -> Weight {
         let (field, entry) = try resolve(name, fastWillDo: true)
         if entry.type == .text || entry.type == .string {
-            return try termRange(field, entry, bytes(lower, entry), bytes(upper, entry), fastFallback: nil)
+            return termRange(field, entry, try bytes(lower, entry), try bytes(upper, entry))
         }
         guard let low = try mapped(lower, entry, isLower: true), let high = try mapped(upper, entry, isLower: false), low <= high else {
             return .empty
         }
-        let fast = entry.fast ? DocSetWeight.fastRange(field: field, lower: low, upper: high) : nil
-        guard entry.indexed else { return .docSet(fast ?? .terms(field: field, hasFreqs: false, infos: []), score: boost(field)) }
-        return try termRange(
-            field, entry, (NumericMapping.termBytes(low), true), (NumericMapping.termBytes(high), true), fastFallback: fast)
+        let lowKey = NumericMapping.termBytes(low)
+        let highKey = NumericMapping.termBytes(high)
+        var perSegment: [[TermInfo]?] = []
+        for segment in searcher.segments {
+            guard entry.indexed else {
+                perSegment.append(nil)
+                continue
+            }
+            // Uniting postings costs about a document read per posting plus a seek per term; scanning the fast column
+            // costs a value read per document. Collect terms until the first is clearly dearer.
+            var infos: [TermInfo] = []
+            var cost = 0
+            unsafe segment.terms.field(field)?.forEachTerm(from: lowKey, includingLower: true, to: highKey, includingUpper: true) { _, info in
+                infos.append(info)
+                cost += Int(info.docFreq) + Self.termSeekCost
+                return !entry.fast || cost <= segment.maxDoc
+            }
+            perSegment.append(entry.fast && cost > segment.maxDoc ? nil : infos)
+        }
+        return .docSet(.range(field: field, hasFreqs: entry.record != .basic, lower: low, upper: high, terms: perSegment), score: boost(field))
     }
 
-    /// Documents holding a term of the range; with `fastFallback`, a segment whose range spans many terms is
-    /// answered by scanning the fast column instead.
+    /// What opening one more term's postings costs, in document reads (an estimate: a dictionary step and a
+    /// cursor set-up, against a bit set per posting).
+    static let termSeekCost = 64
+
+    /// Documents holding a term of the range.
     private func termRange(
-        _ field: Int, _ entry: FieldEntry, _ lower: (bytes: [UInt8], included: Bool)?, _ upper: (bytes: [UInt8], included: Bool)?,
-        fastFallback: DocSetWeight?
-    ) throws(IndexError) -> Weight {
+        _ field: Int, _ entry: FieldEntry, _ lower: (bytes: [UInt8], included: Bool)?, _ upper: (bytes: [UInt8], included: Bool)?
+    ) -> Weight {
         var perSegment: [[TermInfo]] = []
-        var useFast = false
         for segment in searcher.segments {
             var infos: [TermInfo] = []
             unsafe segment.terms.field(field)?.forEachTerm(
@@ -33,12 +47,10 @@ extension WeightBuilder {
                 includingUpper: upper?.included ?? true
             ) { _, info in
                 infos.append(info)
-                return fastFallback == nil || infos.count <= Self.rangeTermsBeforeFastScan
+                return true
             }
-            if fastFallback != nil && infos.count > Self.rangeTermsBeforeFastScan { useFast = true }
             perSegment.append(infos)
         }
-        if useFast, let fastFallback { return .docSet(fastFallback, score: boost(field)) }
         return .docSet(.terms(field: field, hasFreqs: entry.record != .basic, infos: perSegment), score: boost(field))
     }
 
@@ -46,7 +58,7 @@ extension WeightBuilder {
         let (field, entry) = try resolve(name, fastWillDo: true)
         if entry.fast && entry.type != .text && entry.type != .string { return .docSet(.fastExists(field: field), score: boost(field)) }
         if entry.type == .text { return .docSet(.normsExist(field: field), score: boost(field)) }
-        return try termRange(field, entry, nil, nil, fastFallback: nil)
+        return termRange(field, entry, nil, nil)
     }
 
     /// A text or string bound as term bytes; a text bound goes through the field's analyzer when that leaves
