@@ -5,8 +5,30 @@ extension ByteDFA {
         let key = keys[Int(state)]
         let next = key[0] == 0 ? stepComplete(key, byte) : stepPartial(key, byte)
         // Interning may have moved the table, so index it only now.
-        unsafe table[Int(state) &<< 8 | Int(byte)] = next
+        if key[0] == 0 && byte < 0x80 {
+            for member in asciiAtoms[Int(asciiAtomOf[Int(byte)])] { unsafe table[Int(state) &<< 8 | Int(member)] = next }
+        } else {
+            unsafe table[Int(state) &<< 8 | Int(byte)] = next
+        }
         return next
+    }
+
+    /// The atoms of the ASCII range: the runs between consecutive bounds of the NFA's class ranges.
+    static func asciiAtoms(of nfa: ScalarNFA) -> (atomOf: [UInt8], atoms: [[UInt8]]) {
+        var cut = [Bool](repeating: false, count: 129)
+        cut[0] = true
+        for range in nfa.classLows.indices {
+            if nfa.classLows[range] < 0x80 { cut[Int(nfa.classLows[range])] = true }
+            if nfa.classHighs[range] < 0x80 { cut[Int(nfa.classHighs[range]) + 1] = true }
+        }
+        var atomOf = [UInt8](repeating: 0, count: 0x80)
+        var atoms: [[UInt8]] = []
+        for byte in 0..<0x80 {
+            if cut[byte] { atoms.append([]) }
+            atomOf[byte] = UInt8(atoms.count - 1)
+            atoms[atoms.count - 1].append(UInt8(byte))
+        }
+        return (atomOf, atoms)
     }
 
     /// From a complete state: an ASCII byte finishes a scalar; a lead byte opens a partial state over the

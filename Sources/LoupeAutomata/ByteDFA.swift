@@ -37,6 +37,11 @@
     let live: [Bool]
     /// Per NFA state: accepting after epsilon moves, with self-loops covering every scalar.
     var absorbing: [Bool]
+    /// Per ASCII byte: its atom, a run of bytes that every class of the NFA holds all or none of, so they lead
+    /// from any complete state to the same state. Computing one byte's transition fills in its whole atom.
+    let asciiAtomOf: [UInt8]
+    /// Per atom: its bytes.
+    let asciiAtoms: [[UInt8]]
     /// Scratch for epsilon closures: `marks[s] == generation` when NFA state `s` is already collected.
     var marks: [UInt32]
     var generation: UInt32 = 0
@@ -57,6 +62,7 @@
         self.stateLimit = max(stateLimit, 1)
         let live = Self.liveStates(of: nfa)
         self.live = live
+        (asciiAtomOf, asciiAtoms) = Self.asciiAtoms(of: nfa)
         marks = [UInt32](repeating: 0, count: nfa.stateCount)
         absorbing = [Bool](repeating: false, count: nfa.stateCount)
         capacity = 16
