@@ -200,8 +200,12 @@ package struct FieldTermDictionary: @unchecked Sendable {
             unsafe withKeyBytes { unsafe compareBytes($0, other) }
         }
 
-        /// Positions on the first term ≥ `target`; returns whether there is one. A target ahead of the cursor in
-        /// its own block is reached by decoding forward from the cursor, without a binary search or restart.
+        /// Positions on the first term ≥ `target`; returns whether there is one.
+        ///
+        /// A target ahead of the cursor in its own block is reached from the cursor; otherwise a binary search over
+        /// the block index picks the block. Inside the block, terms are passed without building their keys: the
+        /// scan tracks how many leading bytes the previous term shares with `target` (as `get` does), and only the
+        /// term it stops on is built, its shared prefix taken from `target` itself.
         package mutating func seek(_ target: UnsafeRawBufferPointer) -> Bool {
             guard dictionary.termCount > 0 else { return false }
             let inThisBlock = unsafe isValid && keyIsBuilt && compareKey(to: target) < 0
@@ -209,8 +213,40 @@ package struct FieldTermDictionary: @unchecked Sendable {
             if !inThisBlock {
                 let b = unsafe max(dictionary.block(containing: target), 0)
                 start(block: b)
+                guard unsafe isValid && compareKey(to: target) < 0 else { return isValid }
             }
-            while unsafe isValid && compareKey(to: target) < 0 { _ = next() }
+            var matched = unsafe withKeyBytes { key in
+                var i = 0
+                while unsafe i < min(key.count, target.count) && key[i] == target[i] { i += 1 }
+                return i
+            }
+            while advanceInBlock() {
+                guard let term = decodeHeader() else {
+                    isValid = false
+                    return false
+                }
+                if term.prefix > matched { continue }
+                var i = 0
+                if term.prefix == matched {
+                    while unsafe i < term.suffixLength && term.prefix + i < target.count
+                        && dictionary.body.load(fromByteOffset: term.suffixStart + i, as: UInt8.self) == target[term.prefix + i]
+                    {
+                        i += 1
+                    }
+                    let pastTarget = unsafe i < term.suffixLength
+                        && (term.prefix + i == target.count
+                            || dictionary.body.load(fromByteOffset: term.suffixStart + i, as: UInt8.self) > target[term.prefix + i])
+                    let equal = i == term.suffixLength && term.prefix + i == target.count
+                    if !pastTarget && !equal {
+                        matched = term.prefix + i
+                        continue
+                    }
+                }
+                // The first term ≥ target: its first `prefix` bytes are target's (they equal the previous term's,
+                // which agreed with target that far).
+                unsafe build(term, sharedFrom: target)
+                return true
+            }
             return isValid
         }
 
@@ -269,37 +305,57 @@ package struct FieldTermDictionary: @unchecked Sendable {
             return true
         }
 
-        /// Decodes the term at `offset`. A term sharing at least `length` bytes with the previous one is not
-        /// built (its key stays garbage past those bytes): the caller only wants to know it shares them.
-        private mutating func decodeTerm(skippingIfSharing length: Int) -> Bool {
-            guard let base = unsafe dictionary.body.baseAddress else { return false }
+        /// A term's header, read by `decodeHeader`: how its key is built and where its suffix lies in the body.
+        private struct TermHeader {
+            var prefix: Int
+            var suffixLength: Int
+            var suffixStart: Int
+        }
+
+        /// Reads the term at `offset` and accumulates its info, leaving the key alone; nil if the block is damaged.
+        private mutating func decodeHeader() -> TermHeader? {
+            guard let base = unsafe dictionary.body.baseAddress else { return nil }
             let end = dictionary.indexOffset
             var at = offset
             guard let prefix = unsafe VInt.decode(base, at: &at, end: end), let suffix = unsafe VInt.decode(base, at: &at, end: end),
                 prefix <= UInt64(keyLength), suffix <= UInt64(end - at)
-            else { return false }
-            let p = Int(prefix)
-            let n = Int(suffix)
-            let suffixStart = at
-            at += n
+            else { return nil }
+            let header = TermHeader(prefix: Int(prefix), suffixLength: Int(suffix), suffixStart: at)
+            at += header.suffixLength
             guard let docFreq = unsafe VInt.decode(base, at: &at, end: end), docFreq <= UInt64(UInt32.max),
                 let postings = unsafe VInt.decode(base, at: &at, end: end), let positions = unsafe VInt.decode(base, at: &at, end: end)
-            else { return false }
-            keyIsBuilt = p < length
-            if keyIsBuilt && n > 0 {
-                if keyBuffer.count < p + n { keyBuffer.append(contentsOf: repeatElement(0, count: p + n - keyBuffer.count)) }
-                unsafe keyBuffer.withUnsafeMutableBytes { key in
-                    if let destination = key.baseAddress {
-                        unsafe (destination + p).copyMemory(from: base + suffixStart, byteCount: n)
-                    }
-                }
-            }
-            keyLength = p + n
-            sharedPrefixLength = p
+            else { return nil }
             info.docFreq = UInt32(docFreq)
             info.postingsOffset &+= postings
             info.positionsOffset &+= positions
             offset = at
+            // Not built yet; `keyLength` bounds the next term's prefix, which may reach into this one.
+            keyLength = header.prefix + header.suffixLength
+            sharedPrefixLength = header.prefix
+            keyIsBuilt = false
+            return header
+        }
+
+        /// Builds the key of the term just read: its suffix from the body, its prefix from `source` when given
+        /// (otherwise the bytes already in the buffer).
+        private mutating func build(_ term: TermHeader, sharedFrom source: UnsafeRawBufferPointer? = nil) {
+            let length = term.prefix + term.suffixLength
+            if keyBuffer.count < length { keyBuffer.append(contentsOf: repeatElement(0, count: length - keyBuffer.count)) }
+            unsafe keyBuffer.withUnsafeMutableBytes { key in
+                guard let destination = key.baseAddress, let base = unsafe dictionary.body.baseAddress else { return }
+                if term.prefix > 0, let from = unsafe source?.baseAddress {
+                    unsafe destination.copyMemory(from: from, byteCount: term.prefix)
+                }
+                unsafe (destination + term.prefix).copyMemory(from: base + term.suffixStart, byteCount: term.suffixLength)
+            }
+            keyIsBuilt = true
+        }
+
+        /// Decodes the term at `offset`. A term sharing at least `length` bytes with the previous one is not
+        /// built (its key stays garbage past those bytes): the caller only wants to know it shares them.
+        private mutating func decodeTerm(skippingIfSharing length: Int) -> Bool {
+            guard let term = decodeHeader() else { return false }
+            if term.prefix < length { unsafe build(term) }
             return true
         }
     }
