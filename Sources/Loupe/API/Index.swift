@@ -173,7 +173,7 @@ public final class Index: Sendable {
     ) throws(IndexError) -> Searcher {
         var readers: [SegmentReader] = []
         for segment in meta.segments {
-            if let existing = open.first(where: { $0.id == segment.id }) {
+            if let existing = open.first(where: { $0.id == segment.id && $0.deletesGeneration == segment.deletes?.generation }) {
                 readers.append(existing)
             } else {
                 readers.append(try SegmentReader(directory: directory, meta: segment, verifyChecksums: verifyChecksums))

@@ -1,7 +1,9 @@
 /// The one writer of an index: buffers documents in memory, flushes them to new segments when the memory
-/// budget fills, and publishes them atomically at `commit()`.
+/// budget fills, and publishes them — and the deletions asked for — atomically at `commit()`.
 ///
-/// Documents become searchable only after `commit()` and `Index.reload()` (or `commitAndReload()`).
+/// Documents become searchable only after `commit()` and `Index.reload()` (or `commitAndReload()`). Every add and
+/// delete gets the next opstamp; a delete removes the matching documents added before it (committed, flushed or
+/// still buffered), never those added after it.
 /// A crash before `commit()` loses only the uncommitted documents. The writer holds the index's lock file
 /// until it is released (dropped); use it from one thread at a time.
 public final class IndexWriter {
@@ -15,6 +17,12 @@ public final class IndexWriter {
     private var opstamp: UInt64
     /// Set when a flush failed: its documents are gone from memory, so committing now would silently drop them.
     private var failedFlush: IndexError?
+    /// Deletions asked for since the last commit, in opstamp order.
+    private var deletes: [(opstamp: UInt64, query: Query)] = []
+    /// The opstamp of each document in the buffer, by document id.
+    private var bufferedOpstamps: [UInt64] = []
+    /// The opstamps of the documents of each segment flushed since the last commit.
+    private var flushedOpstamps: [SegmentID: [UInt64]] = [:]
 
     init(index: Index, memoryBudget: Int) throws(IndexError) {
         do {
@@ -61,6 +69,7 @@ public final class IndexWriter {
         try checkNoFailedFlush()
         current.add(document)
         opstamp += 1
+        bufferedOpstamps.append(opstamp)
         uncommittedDocuments += 1
         if current.memoryUsage >= memoryBudget { try flush() }
         return opstamp
@@ -84,6 +93,39 @@ public final class IndexWriter {
             }
         }
         pending.append(meta)
+        flushedOpstamps[meta.id] = bufferedOpstamps
+        bufferedOpstamps = []
+    }
+
+    /// Deletes the documents whose `field` holds `value` (typically an id), once committed; returns the opstamp.
+    /// - Throws: `IndexError` `.invalidQuery` when the field is unknown, not indexed, or of another type.
+    @discardableResult
+    public func deleteDocuments(field: String, equals value: FieldValue) throws(IndexError) -> UInt64 {
+        try deleteDocuments(matching: .term(field: field, value: value))
+    }
+
+    /// Deletes the documents whose `field` holds any of `values`, once committed; returns the opstamp.
+    @discardableResult
+    public func deleteDocuments(field: String, equalsAnyOf values: [FieldValue]) throws(IndexError) -> UInt64 {
+        try deleteDocuments(matching: .anyOf(values.map { .term(field: field, value: $0) }))
+    }
+
+    /// Deletes the documents matching `query`, once committed; returns the opstamp. The query runs at commit, on
+    /// every document added before this call.
+    /// - Throws: `IndexError` `.invalidQuery` if the query does not fit the schema (checked now, not at commit).
+    @discardableResult
+    public func deleteDocuments(matching query: Query) throws(IndexError) -> UInt64 {
+        try checkNoFailedFlush()
+        _ = try index.searcher().compile(query)
+        opstamp += 1
+        deletes.append((opstamp, query))
+        return opstamp
+    }
+
+    /// Deletes every document added so far, once committed; returns the opstamp.
+    @discardableResult
+    public func deleteAllDocuments() throws(IndexError) -> UInt64 {
+        try deleteDocuments(matching: .matchAll)
     }
 
     /// After a failed flush the writer refuses to add or commit until `rollback()`: the flushed documents are
@@ -105,6 +147,7 @@ public final class IndexWriter {
         var next = committed
         next.segments += pending
         next.opstamp = opstamp
+        if !deletes.isEmpty { next.segments = try applyDeletes(to: next.segments, generation: opstamp) }
         do {
             try index.directory.syncDirectory()
             try index.directory.writeAtomically(IndexMeta.fileName, next.encode())
@@ -114,8 +157,57 @@ public final class IndexWriter {
         }
         committed = next
         pending = []
+        deletes = []
+        flushedOpstamps = [:]
         uncommittedDocuments = 0
         return opstamp
+    }
+
+    /// Runs the pending deletions over `segments` and writes a deleted-documents file (generation `generation`)
+    /// for each segment that loses documents; returns the segments' new metas, without the segments left empty.
+    /// A segment flushed in this batch loses only documents older than the deletion; committed segments are
+    /// older than every pending deletion.
+    private func applyDeletes(to segments: [IndexMeta.SegmentMeta], generation: UInt64) throws(IndexError)
+        -> [IndexMeta.SegmentMeta]
+    {
+        var readers: [SegmentReader] = []
+        for meta in segments {
+            readers.append(try SegmentReader(directory: index.directory, meta: meta, verifyChecksums: false))
+        }
+        let searcher = Searcher(schema: committed.schema, segments: readers, analyzers: index.analyzers)
+        var deleted = readers.map { $0.deleted?.bitSet(maxDoc: $0.maxDoc) ?? DocBitSet(maxDoc: $0.maxDoc) }
+        for (stamp, query) in deletes {
+            let weight = try searcher.compile(query)
+            for (i, reader) in readers.enumerated() {
+                let docStamps = flushedOpstamps[reader.id]
+                let scorer = weight.scorer(reader, ordinal: i)
+                var doc = scorer.doc
+                while doc != terminatedDoc {
+                    if let docStamps, docStamps[Int(doc)] > stamp { break }
+                    deleted[i].insert(doc)
+                    doc = scorer.advance()
+                }
+            }
+        }
+        var updated: [IndexMeta.SegmentMeta] = []
+        for (i, meta) in segments.enumerated() {
+            let count = deleted[i].count
+            guard count != (meta.deletes?.count ?? 0) else {
+                updated.append(meta)
+                continue
+            }
+            if count == meta.maxDoc { continue }
+            let name = DeletedDocsFormat.fileName(meta.id, generation: generation)
+            do {
+                try index.directory.writeAtomically(name, DeletedDocsWriter.serialize(deleted[i]))
+            } catch {
+                throw IndexError(storage: error, file: name, segment: meta.id)
+            }
+            var changed = meta
+            changed.deletes = IndexMeta.Deletes(generation: generation, count: count)
+            updated.append(changed)
+        }
+        return updated
     }
 
     /// Commits, then reloads the index's searcher.
@@ -130,20 +222,29 @@ public final class IndexWriter {
     public func rollback() throws(IndexError) {
         current = try SegmentWriter(schema: committed.schema, analyzers: index.analyzers)
         pending = []
+        deletes = []
+        bufferedOpstamps = []
+        flushedOpstamps = [:]
         opstamp = committed.opstamp
         uncommittedDocuments = 0
         failedFlush = nil
         removeUnreferencedFiles()
     }
 
-    /// Deletes segment files that no commit references: leftovers of a crash or a rollback. Best effort: a file
-    /// that cannot be removed now is retried by the next writer.
+    /// Deletes segment files that no commit references: leftovers of a crash or a rollback, files of segments
+    /// dropped because every document was deleted, and deleted-documents files of older generations. Best effort:
+    /// a file that cannot be removed now is retried by the next writer. Searchers of this process keep reading
+    /// the files they mapped.
     private func removeUnreferencedFiles() {
-        let live = Set((committed.segments + pending).map(\.id))
+        let live = Dictionary((committed.segments + pending).map { ($0.id, $0.deletes?.generation) }, uniquingKeysWith: { a, _ in a })
         guard let names = try? index.directory.list() else { return }
         for name in names {
+            if let (id, generation) = DeletedDocsFormat.parse(name) {
+                if live[id] ?? nil != generation { try? index.directory.delete(name) }
+                continue
+            }
             let parts = name.split(separator: ".", maxSplits: 1)
-            guard parts.count == 2, let id = SegmentID(String(parts[0])), !live.contains(id) else { continue }
+            guard parts.count == 2, let id = SegmentID(String(parts[0])), live[id] == nil else { continue }
             try? index.directory.delete(name)
         }
     }

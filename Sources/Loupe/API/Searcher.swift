@@ -13,8 +13,8 @@ public final class Searcher: Sendable {
         self.analyzers = analyzers
     }
 
-    /// Documents in the snapshot.
-    public var documentCount: Int { segments.reduce(0) { $0 + $1.maxDoc } }
+    /// Live (not deleted) documents in the snapshot.
+    public var documentCount: Int { segments.reduce(0) { $0 + $1.liveCount } }
 
     /// Segments in the snapshot.
     public var segmentCount: Int { segments.count }
@@ -67,13 +67,14 @@ public final class Searcher: Sendable {
         var count = 0
         var scratch = Union.Scratch()
         for (i, segment) in segments.enumerated() {
+            let deleted = segment.deleted
             let unioned = weight.withUnion(segment, ordinal: i) { terms, mixed, excluded in
                 if let terms {
-                    return Union.collect(terms, excluding: excluded, segment: i, into: &top, scratch: &scratch)
+                    return Union.collect(terms, excluding: excluded, deleted: deleted, segment: i, into: &top, scratch: &scratch)
                 }
-                return Union.collect(mixed, excluding: excluded, segment: i, into: &top, scratch: &scratch)
+                return Union.collect(mixed, excluding: excluded, deleted: deleted, segment: i, into: &top, scratch: &scratch)
             }
-            count += unioned ?? collectTopDocs(weight.scorer(segment, ordinal: i), segment: i, into: &top)
+            count += unioned ?? collectTopDocs(weight.scorer(segment, ordinal: i), segment: i, deleted: deleted, into: &top)
         }
         return (count, top.sorted())
     }
@@ -145,13 +146,18 @@ public struct SegmentInfo: Sendable, Hashable {
     public let deletedCount: Int
     /// Bytes of the segment's files.
     public let byteCount: Int
+    /// Bytes per file kind: `terms`, `postings`, `positions`, `norms`, `store`, `fast`, and `del` when documents
+    /// are deleted.
+    public let bytesByKind: [String: Int]
 }
 
 extension Searcher {
     /// One entry per segment of the snapshot, in search order.
     public var segmentInfos: [SegmentInfo] {
         segments.map {
-            SegmentInfo(id: $0.id.description, documentCount: $0.maxDoc, maxDoc: $0.maxDoc, deletedCount: 0, byteCount: $0.byteCount)
+            SegmentInfo(
+                id: $0.id.description, documentCount: $0.liveCount, maxDoc: $0.maxDoc, deletedCount: $0.deleted?.count ?? 0,
+                byteCount: $0.byteCount, bytesByKind: $0.bytesByKind)
         }
     }
 }

@@ -52,7 +52,7 @@ struct FieldSort {
         self.descending = descending
     }
 
-    /// The match count and the best `k` entries, best first.
+    /// The live match count and the best `k` entries, best first.
     func collect(_ weight: Weight, segments: [SegmentReader], k: Int) -> (Int, [Entry]) {
         if descending {
             var heap = BoundedHeap<Descending>(k: k)
@@ -71,8 +71,10 @@ struct FieldSort {
             let scorer = weight.scorer(segment, ordinal: i)
             var doc = scorer.doc
             while doc != terminatedDoc {
-                count += 1
-                offer(Entry(score: scorer.score(), value: column?.first(doc), address: DocAddress(segment: i, doc: doc)))
+                if segment.deleted?.contains(doc) != true {
+                    count += 1
+                    offer(Entry(score: scorer.score(), value: column?.first(doc), address: DocAddress(segment: i, doc: doc)))
+                }
                 doc = scorer.advance()
             }
         }

@@ -103,28 +103,47 @@ package struct TopDocs {
     package func sorted() -> [Entry] { heap.sorted() }
 }
 
-/// Drives a scorer to exhaustion, feeding every match to the top-k heap and counting them.
-/// Generic over the scorer so the loop specializes for the concrete root type.
-package func collectTopDocs<S: Scorer>(_ scorer: S, segment: Int, into top: inout TopDocs) -> Int {
+/// Drives a scorer to exhaustion, feeding every live match to the top-k heap and counting them.
+/// Generic over the scorer so the loop specializes for the concrete root type; deleted documents are skipped here,
+/// at collection, so no scorer needs to know about them.
+package func collectTopDocs<S: Scorer>(_ scorer: S, segment: Int, deleted: DeletedDocs?, into top: inout TopDocs) -> Int {
+    guard let deleted else { return collectTopDocs(scorer, segment: segment, into: &top) { _ in false } }
+    return collectTopDocs(scorer, segment: segment, into: &top) { deleted.contains($0) }
+}
+
+/// The collection loop, with the deletion test inlined (a constant `false` without deletions).
+@inline(__always)
+private func collectTopDocs<S: Scorer>(
+    _ scorer: S, segment: Int, into top: inout TopDocs, isDeleted: (DocID) -> Bool
+) -> Int {
     var count = 0
     var threshold = top.entryThreshold
     var doc = scorer.doc
     while doc != terminatedDoc {
-        count += 1
-        let score = scorer.score()
-        if score > threshold {
-            top.offer(score, DocAddress(segment: segment, doc: doc))
-            threshold = top.entryThreshold
+        if !isDeleted(doc) {
+            count += 1
+            let score = scorer.score()
+            if score > threshold {
+                top.offer(score, DocAddress(segment: segment, doc: doc))
+                threshold = top.entryThreshold
+            }
         }
         doc = scorer.advance()
     }
     return count
 }
 
-/// Counts a scorer's matches without scoring them.
-package func countDocs<S: Scorer>(_ scorer: S) -> Int {
+/// Counts a scorer's live matches without scoring them.
+package func countDocs<S: Scorer>(_ scorer: S, deleted: DeletedDocs?) -> Int {
     var count = 0
     var doc = scorer.doc
+    if let deleted {
+        while doc != terminatedDoc {
+            if !deleted.contains(doc) { count += 1 }
+            doc = scorer.advance()
+        }
+        return count
+    }
     while doc != terminatedDoc {
         count += 1
         doc = scorer.advance()

@@ -26,12 +26,12 @@ package enum Union {
     /// Feeds every document matching any of `scorers` and none of `excluded` to `top` with its summed score;
     /// returns the match count.
     package static func collect<S: Scorer>(
-        _ scorers: [S], excluding excluded: [any Scorer], segment: Int, into top: inout TopDocs,
+        _ scorers: [S], excluding excluded: [any Scorer], deleted: DeletedDocs?, segment: Int, into top: inout TopDocs,
         scratch: inout Scratch
     ) -> Int {
         var count = 0
         var threshold = top.entryThreshold
-        forEachWindow(scorers, excluding: excluded, scoring: true, scratch: &scratch) { base, bits, scores in
+        forEachWindow(scorers, excluding: excluded, deleted: deleted, scoring: true, scratch: &scratch) { base, bits, scores in
             for word in 0..<bits.count where bits[word] != 0 {
                 var w = bits[word]
                 bits[word] = 0
@@ -51,9 +51,11 @@ package enum Union {
     }
 
     /// The number of documents matching any of `scorers` and none of `excluded`, without scoring.
-    package static func count<S: Scorer>(_ scorers: [S], excluding excluded: [any Scorer], scratch: inout Scratch) -> Int {
+    package static func count<S: Scorer>(
+        _ scorers: [S], excluding excluded: [any Scorer], deleted: DeletedDocs?, scratch: inout Scratch
+    ) -> Int {
         var count = 0
-        forEachWindow(scorers, excluding: excluded, scoring: false, scratch: &scratch) { _, bits, _ in
+        forEachWindow(scorers, excluding: excluded, deleted: deleted, scoring: false, scratch: &scratch) { _, bits, _ in
             for word in 0..<bits.count {
                 count += bits[word].nonzeroBitCount
                 bits[word] = 0
@@ -63,11 +65,11 @@ package enum Union {
     }
 
     /// Walks the windows that hold matches: drains every scorer up to the window's end into the bits (and, when
-    /// `scoring`, the summed scores), clears excluded documents, then hands the window to `consume`, which must
-    /// leave the bits and scores zeroed.
+    /// `scoring`, the summed scores), clears excluded and deleted documents, then hands the window to `consume`,
+    /// which must leave the bits and scores zeroed.
     @inline(__always)
     private static func forEachWindow<S: Scorer>(
-        _ scorers: [S], excluding excluded: [any Scorer], scoring: Bool, scratch: inout Scratch,
+        _ scorers: [S], excluding excluded: [any Scorer], deleted: DeletedDocs?, scoring: Bool, scratch: inout Scratch,
         _ consume: (_ base: DocID, _ bits: inout [UInt64], _ scores: inout [Float]) -> Void
     ) {
         scratch.prepare(scoring: scoring)
@@ -95,6 +97,17 @@ package enum Union {
                 next = min(next, doc)
             }
             exclude(excluded, from: &bits, base: base, end: end) { if scoring { scores[$0] = 0 } }
+            if let deleted {
+                let first = Int(base >> 6)
+                for w in 0..<bits.count where bits[w] != 0 {
+                    var gone = bits[w] & deleted.word(first + w)
+                    bits[w] &= ~gone
+                    while scoring && gone != 0 {
+                        scores[w << 6 | gone.trailingZeroBitCount] = 0
+                        gone &= gone &- 1
+                    }
+                }
+            }
             consume(base, &bits, &scores)
             base = next == terminatedDoc ? terminatedDoc : next & ~DocID(windowSize - 1)
         }

@@ -8,6 +8,23 @@ package struct IndexMeta: Sendable, Equatable {
     package struct SegmentMeta: Sendable, Equatable {
         package var id: SegmentID
         package var maxDoc: Int
+        /// The deleted-documents file in force, nil while no document of the segment is deleted.
+        package var deletes: Deletes? = nil
+
+        package init(id: SegmentID, maxDoc: Int, deletes: Deletes? = nil) {
+            self.id = id
+            self.maxDoc = maxDoc
+            self.deletes = deletes
+        }
+
+        /// Documents not deleted.
+        package var liveCount: Int { maxDoc - (deletes?.count ?? 0) }
+    }
+
+    /// Which deleted-documents file a segment reads, and how many documents it deletes.
+    package struct Deletes: Sendable, Equatable {
+        package var generation: UInt64
+        package var count: Int
     }
 
     package static let fileName = "meta.json"
@@ -28,7 +45,14 @@ package struct IndexMeta: Sendable, Equatable {
             JSONValue.object([
                 JSONMember("id", .string(Array($0.id.description.utf8))),
                 JSONMember("max_doc", .number(JSONNumber(Int64($0.maxDoc)))),
-                JSONMember("deletes", .null),
+                JSONMember(
+                    "deletes",
+                    $0.deletes.map {
+                        .object([
+                            JSONMember("generation", .number(JSONNumber($0.generation))),
+                            JSONMember("count", .number(JSONNumber(Int64($0.count)))),
+                        ])
+                    } ?? .null),
             ])
         }
         let value = JSONValue.object([
@@ -67,7 +91,14 @@ package struct IndexMeta: Sendable, Equatable {
             guard let idText = item["id"]?.stringValue, let id = SegmentID(idText),
                 case .number(let n)? = item["max_doc"], let maxDoc = n.int64, maxDoc >= 0, maxDoc <= Int64(UInt32.max)
             else { throw corrupt("has a malformed segment entry") }
-            segments.append(SegmentMeta(id: id, maxDoc: Int(maxDoc)))
+            var deletes: Deletes?
+            if let value = item["deletes"], value != .null {
+                guard case .number(let g)? = value["generation"], let generation = g.uint64,
+                    case .number(let c)? = value["count"], let count = c.int64, count >= 0, count <= maxDoc
+                else { throw corrupt("has a malformed deletes entry for segment \(idText)") }
+                deletes = Deletes(generation: generation, count: Int(count))
+            }
+            segments.append(SegmentMeta(id: id, maxDoc: Int(maxDoc), deletes: deletes))
         }
         return IndexMeta(schema: schema, segments: segments, opstamp: opstamp)
     }

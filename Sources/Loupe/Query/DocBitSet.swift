@@ -1,7 +1,7 @@
 /// One bit per document of a segment: the matches of a constant-score query (ranges, exists, expanded
 /// multi-term queries), filled once per segment and then walked in order.
 package struct DocBitSet: Sendable {
-    private var words: [UInt64]
+    package var words: [UInt64]
     package let maxDoc: Int
 
     package init(maxDoc: Int) {
@@ -24,6 +24,11 @@ package struct DocBitSet: Sendable {
             insert(doc)
             doc = postings.advance()
         }
+    }
+
+    /// Adds every document of `other` (of the same segment).
+    package mutating func formUnion(_ other: DocBitSet) {
+        for i in words.indices { words[i] |= other.words[i] }
     }
 
     /// Documents in the set.

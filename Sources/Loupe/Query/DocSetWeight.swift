@@ -24,11 +24,16 @@ package enum DocSetWeight: Sendable {
 
     /// The number of documents of the set in one segment.
     package func count(_ segment: SegmentReader, ordinal: Int) -> Int {
+        let deleted = segment.deleted
         if case .range(let field, _, let lower, let upper, let terms) = self, terms[ordinal] == nil {
             guard let column = segment.fast.column(field) else { return 0 }
-            return (0..<DocID(segment.maxDoc)).reduce(0) { $0 + (column.holds($1, in: lower, upper) ? 1 : 0) }
+            return (0..<DocID(segment.maxDoc)).reduce(0) {
+                $0 + (column.holds($1, in: lower, upper) && deleted?.contains($1) != true ? 1 : 0)
+            }
         }
-        return bits(segment, ordinal: ordinal).count
+        let set = bits(segment, ordinal: ordinal)
+        guard let deleted else { return set.count }
+        return set.words.indices.reduce(0) { $0 + (set.words[$1] & ~deleted.word($1)).nonzeroBitCount }
     }
 
     /// The set's documents in one segment, from postings, norms or a fast column's presence.

@@ -68,22 +68,23 @@ package indirect enum Weight: Sendable {
         }
     }
 
-    /// Matches in one segment. A term's count is its document frequency (no document is ever deleted yet), so
-    /// counting a term query reads no postings; a document set counts its bits; everything else walks its scorer.
+    /// Live matches in one segment. Without deletions a term's count is its document frequency, so counting a
+    /// term query reads no postings; a document set counts its bits; everything else walks its scorer.
     package func count(_ segment: SegmentReader, ordinal: Int, scratch: inout Union.Scratch) -> Int {
+        let deleted = segment.deleted
         switch self {
-        case .all: return segment.maxDoc
+        case .all: return segment.liveCount
         case .empty: return 0
-        case .term(let term): return Int(term.infos[ordinal]?.docFreq ?? 0)
+        case .term(let term) where deleted == nil: return Int(term.infos[ordinal]?.docFreq ?? 0)
         case .boost(let inner, _), .constant(let inner, _): return inner.count(segment, ordinal: ordinal, scratch: &scratch)
         case .docSet(let set, _): return set.count(segment, ordinal: ordinal)
         case .boolean:
             let unioned = withUnion(segment, ordinal: ordinal) { terms, mixed, excluded in
-                if let terms { return Union.count(terms, excluding: excluded, scratch: &scratch) }
-                return Union.count(mixed, excluding: excluded, scratch: &scratch)
+                if let terms { return Union.count(terms, excluding: excluded, deleted: deleted, scratch: &scratch) }
+                return Union.count(mixed, excluding: excluded, deleted: deleted, scratch: &scratch)
             }
-            return unioned ?? countDocs(scorer(segment, ordinal: ordinal))
-        case .phrase: return countDocs(scorer(segment, ordinal: ordinal))
+            return unioned ?? countDocs(scorer(segment, ordinal: ordinal), deleted: deleted)
+        case .term, .phrase: return countDocs(scorer(segment, ordinal: ordinal), deleted: deleted)
         }
     }
 

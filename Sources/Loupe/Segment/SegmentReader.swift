@@ -10,10 +10,21 @@ package final class SegmentReader: Sendable {
     package let norms: FieldNormsReader
     package let store: DocStoreReader
     package let fast: FastFieldsReader
-    /// Bytes of the segment's files.
+    /// The segment's deleted documents as of the commit this reader was opened on; nil when none.
+    package let deleted: DeletedDocs?
+    /// The generation of `deleted`'s file, nil without one.
+    package let deletesGeneration: UInt64?
+    /// Bytes of the segment's files (the deleted-documents file included).
     package let byteCount: Int
+    /// Bytes per file kind (`terms`, `postings`, …, `del`).
+    package let bytesByKind: [String: Int]
     /// Every component file, for `verifyChecksums`.
     private let files: [(component: SegmentComponent, file: FileSlice)]
+    /// The deleted-documents file, for `verifyChecksums`.
+    private let deletesFile: (name: String, file: FileSlice)?
+
+    /// Documents not deleted.
+    package var liveCount: Int { maxDoc - (deleted?.count ?? 0) }
 
     /// Opens the segment's files from `directory` and validates their footers (and checksums when asked).
     /// - Throws: `IndexError` `.corruption`/`.incompatibleFormat` naming the file and byte offset, or `.io`.
@@ -54,7 +65,37 @@ package final class SegmentReader: Sendable {
         fast = try validated(.fast) { (f) throws(FormatError) in
             try FastFieldsReader(file: f, maxDoc: maxDoc, verifyChecksum: verifyChecksums)
         }
+        var bytesByKind = Dictionary(uniqueKeysWithValues: files.map { ($0.component.fileExtension, $0.file.count) })
+        if let deletes = meta.deletes {
+            let name = DeletedDocsFormat.fileName(meta.id, generation: deletes.generation)
+            let file: FileSlice
+            do {
+                file = try directory.open(name)
+            } catch {
+                throw IndexError(storage: error, file: name, segment: meta.id)
+            }
+            let reader: DeletedDocs
+            do {
+                reader = try DeletedDocs(file: file, maxDoc: maxDoc, verifyChecksum: verifyChecksums)
+            } catch {
+                throw IndexError(format: error, file: name, segment: meta.id)
+            }
+            guard reader.count == deletes.count else {
+                throw IndexError(
+                    .corruption, "\(name) deletes \(reader.count) documents, meta.json says \(deletes.count)",
+                    context: .init(file: name, segment: meta.id.description))
+            }
+            deleted = reader
+            deletesFile = (name, file)
+            total += file.count
+            bytesByKind["del"] = file.count
+        } else {
+            deleted = nil
+            deletesFile = nil
+        }
+        deletesGeneration = meta.deletes?.generation
         byteCount = total
+        self.bytesByKind = bytesByKind
         self.files = files
         guard store.docCount == maxDoc else {
             throw IndexError(
@@ -66,6 +107,14 @@ package final class SegmentReader: Sendable {
     /// Reads every byte of every file of the segment and checks it against its footer's CRC.
     /// - Throws: `IndexError` `.corruption` naming the first damaged file.
     package func verifyChecksums() throws(IndexError) {
+        if let (name, file) = deletesFile {
+            do {
+                _ = try unsafe Footer.validate(
+                    file.bytes, kind: DeletedDocsFormat.kind, supportedVersion: DeletedDocsFormat.version, verifyChecksum: true)
+            } catch {
+                throw IndexError(format: error, file: name, segment: id)
+            }
+        }
         for (component, file) in files {
             do {
                 _ = try unsafe Footer.validate(
