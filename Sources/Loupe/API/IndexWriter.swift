@@ -7,10 +7,13 @@
 /// A crash before `commit()` loses only the uncommitted documents. The writer holds the index's lock file
 /// until it is released (dropped); use it from one thread at a time.
 public final class IndexWriter {
-    private let index: Index
+    let index: Index
     private let lock: any DirectoryLock
     private let memoryBudget: Int
-    private var committed: IndexMeta
+    /// The last commit point this writer wrote or read.
+    var committed: IndexMeta
+    /// What the writer merges after each commit (`MergePolicy.logarithmic` by default).
+    public var mergePolicy: MergePolicy = .logarithmic
     private var current: SegmentWriter
     /// Segments flushed since the last commit (their files exist, meta.json does not list them yet).
     private var pending: [IndexMeta.SegmentMeta] = []
@@ -148,6 +151,18 @@ public final class IndexWriter {
         next.segments += pending
         next.opstamp = opstamp
         if !deletes.isEmpty { next.segments = try applyDeletes(to: next.segments, generation: opstamp) }
+        try publish(next)
+        pending = []
+        deletes = []
+        flushedOpstamps = [:]
+        uncommittedDocuments = 0
+        try mergeAsPolicySays()
+        return opstamp
+    }
+
+    /// Makes `next` the commit point: fsyncs the folder (so every file it names is durable), atomically replaces
+    /// meta.json, and fsyncs the folder again.
+    func publish(_ next: IndexMeta) throws(IndexError) {
         do {
             try index.directory.syncDirectory()
             try index.directory.writeAtomically(IndexMeta.fileName, next.encode())
@@ -156,11 +171,6 @@ public final class IndexWriter {
             throw IndexError(storage: error, file: IndexMeta.fileName)
         }
         committed = next
-        pending = []
-        deletes = []
-        flushedOpstamps = [:]
-        uncommittedDocuments = 0
-        return opstamp
     }
 
     /// Runs the pending deletions over `segments` and writes a deleted-documents file (generation `generation`)
@@ -231,21 +241,23 @@ public final class IndexWriter {
         removeUnreferencedFiles()
     }
 
-    /// Deletes segment files that no commit references: leftovers of a crash or a rollback, files of segments
-    /// dropped because every document was deleted, and deleted-documents files of older generations. Best effort:
-    /// a file that cannot be removed now is retried by the next writer. Searchers of this process keep reading
-    /// the files they mapped.
-    private func removeUnreferencedFiles() {
+    /// Deletes the files `unreferencedFiles()` lists. Best effort: a file that cannot be removed now is retried
+    /// by the next writer.
+    func removeUnreferencedFiles() {
+        for name in unreferencedFiles() { try? index.directory.delete(name) }
+    }
+
+    /// Segment files no commit references: leftovers of a crash or a rollback, segments merged away or dropped
+    /// because every document was deleted, and deleted-documents files of older generations. Segments flushed
+    /// since the last commit are referenced.
+    func unreferencedFiles() -> [String] {
         let live = Dictionary((committed.segments + pending).map { ($0.id, $0.deletes?.generation) }, uniquingKeysWith: { a, _ in a })
-        guard let names = try? index.directory.list() else { return }
-        for name in names {
-            if let (id, generation) = DeletedDocsFormat.parse(name) {
-                if live[id] ?? nil != generation { try? index.directory.delete(name) }
-                continue
-            }
+        guard let names = try? index.directory.list() else { return [] }
+        return names.filter { name in
+            if let (id, generation) = DeletedDocsFormat.parse(name) { return live[id] ?? nil != generation }
             let parts = name.split(separator: ".", maxSplits: 1)
-            guard parts.count == 2, let id = SegmentID(String(parts[0])), live[id] == nil else { continue }
-            try? index.directory.delete(name)
+            guard parts.count == 2, let id = SegmentID(String(parts[0])) else { return false }
+            return live[id] == nil
         }
     }
 }

@@ -1,0 +1,67 @@
+/// Which segments to merge: tantivy's log merge policy, plus merges that expunge deletes.
+///
+/// Segments are put in levels by their live document count, each level `mergeFactor` times larger than the one
+/// below (every segment under `minimumSegmentSize` documents is level 0, so the tiny segments of frequent small
+/// commits collapse together). A level holding `mergeFactor` segments or more is merged, at most
+/// `maximumMergeAtOnce` segments at a time; the segment count therefore stays about `mergeFactor × log(documents)`.
+/// A segment whose deleted share passes `maximumDeletedRatio` is rewritten with its level's merge, or alone.
+public struct MergePolicy: Sendable, Hashable {
+    public var mergeFactor: Int
+    public var maximumMergeAtOnce: Int
+    public var minimumSegmentSize: Int
+    public var maximumDeletedRatio: Double
+
+    public init(mergeFactor: Int = 8, maximumMergeAtOnce: Int = 10, minimumSegmentSize: Int = 1_000, maximumDeletedRatio: Double = 0.3) {
+        self.mergeFactor = max(2, mergeFactor)
+        self.maximumMergeAtOnce = max(2, maximumMergeAtOnce)
+        self.minimumSegmentSize = max(1, minimumSegmentSize)
+        self.maximumDeletedRatio = maximumDeletedRatio
+    }
+
+    /// The default policy.
+    public static let logarithmic = MergePolicy()
+    /// Never merges on its own (`IndexWriter.merge()` and `Index.optimize()` still do).
+    public static let never = MergePolicy(mergeFactor: .max, maximumMergeAtOnce: 2, minimumSegmentSize: 1, maximumDeletedRatio: 2)
+
+    /// Groups of segments to merge, each as indexes into `segments`.
+    package func merges(_ segments: [IndexMeta.SegmentMeta]) -> [[Int]] {
+        guard mergeFactor < .max else { return [] }
+        var levels: [Int: [Int]] = [:]
+        for (i, segment) in segments.enumerated() {
+            levels[level(of: segment), default: []].append(i)
+        }
+        var groups: [[Int]] = []
+        for key in levels.keys.sorted() {
+            let members = levels[key] ?? []
+            let heavy = members.filter { deletedRatio(segments[$0]) > maximumDeletedRatio }
+            if members.count >= mergeFactor {
+                var rest = members
+                while rest.count >= 2 {
+                    let group = Array(rest.prefix(maximumMergeAtOnce))
+                    groups.append(group)
+                    rest.removeFirst(group.count)
+                    if rest.count < mergeFactor { break }
+                }
+            } else {
+                groups += heavy.map { [$0] }
+            }
+        }
+        return groups
+    }
+
+    private func level(of segment: IndexMeta.SegmentMeta) -> Int {
+        var size = max(segment.liveCount, 1)
+        var level = 0
+        guard size >= minimumSegmentSize else { return 0 }
+        size /= minimumSegmentSize
+        while size >= mergeFactor {
+            size /= mergeFactor
+            level += 1
+        }
+        return level + 1
+    }
+
+    private func deletedRatio(_ segment: IndexMeta.SegmentMeta) -> Double {
+        segment.maxDoc == 0 ? 0 : Double(segment.maxDoc - segment.liveCount) / Double(segment.maxDoc)
+    }
+}

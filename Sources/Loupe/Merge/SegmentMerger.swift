@@ -1,0 +1,176 @@
+/// Merges segments into one, dropping deleted documents: a document keeps its place (segments in order, then
+/// documents in order) and gets the next free id. Every structure is rewritten from the readers — postings and
+/// positions through a k-way merge of the term dictionaries, norms and fast columns by copying the live rows,
+/// stored documents by re-encoding their values — so the result is an ordinary segment, as if those documents
+/// had been indexed together.
+package struct SegmentMerger {
+    let schema: Schema
+    let segments: [SegmentReader]
+    /// Per segment, each document's id in the merged segment, or -1 when deleted.
+    private let newIDs: [[Int32]]
+    package let maxDoc: Int
+
+    package init(schema: Schema, segments: [SegmentReader]) {
+        self.schema = schema
+        self.segments = segments
+        var next: Int32 = 0
+        newIDs = segments.map { segment in
+            (0..<DocID(segment.maxDoc)).map { doc in
+                if segment.deleted?.contains(doc) == true { return -1 }
+                defer { next += 1 }
+                return next
+            }
+        }
+        maxDoc = Int(next)
+    }
+
+    /// The merged segment's files.
+    /// - Throws: `IndexError` `.corruption` when a stored document of an input cannot be read.
+    package func merge() throws(IndexError) -> [SegmentComponent: [UInt8]] {
+        var files: [SegmentComponent: [UInt8]] = [:]
+        let norms = mergedNorms()
+        files[.fieldNorms] = FieldNormsSerializer.serialize(norms)
+        let (terms, postings, positions) = mergedPostings(norms: Dictionary(uniqueKeysWithValues: norms.map { ($0.field, $0.norms) }))
+        files[.terms] = terms
+        files[.postings] = postings
+        files[.positions] = positions
+        let (store, fast) = try mergedDocuments()
+        files[.store] = store
+        files[.fast] = fast
+        return files
+    }
+
+    /// The live rows of every norms column. A column's token total is exact when nothing is deleted; otherwise the
+    /// deleted documents' quantized lengths are taken off.
+    private func mergedNorms() -> [(field: Int, norms: [UInt8], totalTokens: UInt64)] {
+        var out: [(field: Int, norms: [UInt8], totalTokens: UInt64)] = []
+        for field in schema.fields.indices where segments.contains(where: { $0.norms.column(field) != nil }) {
+            var codes: [UInt8] = []
+            codes.reserveCapacity(maxDoc)
+            var total: UInt64 = 0
+            for (s, segment) in segments.enumerated() {
+                let column = segment.norms.column(field)
+                var removed: UInt64 = 0
+                for doc in 0..<DocID(segment.maxDoc) {
+                    let code = column?.code(doc) ?? 0
+                    if newIDs[s][Int(doc)] < 0 {
+                        removed += UInt64(FieldNormCode.table[Int(code)])
+                    } else {
+                        codes.append(code)
+                    }
+                }
+                total += (column?.totalTokens ?? 0) - min(removed, column?.totalTokens ?? 0)
+            }
+            out.append((field, codes, total))
+        }
+        return out
+    }
+
+    /// The merged term dictionary, postings and positions files.
+    private func mergedPostings(norms: [Int: [UInt8]]) -> (terms: [UInt8], postings: [UInt8], positions: [UInt8]) {
+        var dictionary = TermDictionaryWriter()
+        var serializer = PostingsSerializer(recordsFreqs: false)
+        var docs: [UInt32] = []
+        var tfs: [UInt32] = []
+        var deltas: [UInt32] = []
+        let noNorms = [UInt8](repeating: 0, count: maxDoc)
+        for (field, entry) in schema.fields.enumerated() where segments.contains(where: { $0.terms.field(field) != nil }) {
+            let hasFreqs = entry.record != .basic
+            let hasPositions = entry.type == .text && entry.record == .position
+            dictionary.startField(field)
+            serializer.setField(recordsFreqs: hasFreqs)
+            var cursors = segments.map { $0.terms.field(field)?.cursorAtFirst() }
+            let fieldNorms = norms[field] ?? noNorms
+            while let key = Self.smallestKey(cursors) {
+                docs.removeAll(keepingCapacity: true)
+                tfs.removeAll(keepingCapacity: true)
+                deltas.removeAll(keepingCapacity: true)
+                for s in cursors.indices {
+                    guard let cursor = cursors[s], cursor.isValid, cursor.keyBytes == key else { continue }
+                    append(segment: s, info: cursor.info, hasFreqs: hasFreqs, hasPositions: hasPositions, &docs, &tfs, &deltas)
+                    _ = cursors[s]?.next()
+                }
+                guard !docs.isEmpty else { continue }
+                let info = unsafe docs.withUnsafeBufferPointer { d in
+                    unsafe tfs.withUnsafeBufferPointer { t in
+                        unsafe deltas.withUnsafeBufferPointer { p in
+                            unsafe fieldNorms.withUnsafeBufferPointer { n in unsafe serializer.writeTerm(docs: d, tfs: t, positionDeltas: p, norms: n) }
+                        }
+                    }
+                }
+                unsafe key.withUnsafeBufferPointer { unsafe dictionary.add($0, info) }
+            }
+            dictionary.finishField()
+        }
+        let (postings, positions) = serializer.finish()
+        return (dictionary.finish(), postings, positions)
+    }
+
+    /// The smallest key among the valid cursors.
+    private static func smallestKey(_ cursors: [FieldTermDictionary.TermCursor?]) -> [UInt8]? {
+        var best: [UInt8]?
+        for case let cursor? in cursors where cursor.isValid {
+            let key = cursor.keyBytes
+            if best == nil || key.lexicographicallyPrecedes(best ?? []) { best = key }
+        }
+        return best
+    }
+
+    /// Appends one segment's live postings of a term, with ids remapped, to the merged term's lists.
+    private func append(
+        segment s: Int, info: TermInfo, hasFreqs: Bool, hasPositions: Bool, _ docs: inout [UInt32], _ tfs: inout [UInt32],
+        _ deltas: inout [UInt32]
+    ) {
+        let segment = segments[s]
+        let postings = unsafe PostingsCursor(file: segment.postings.bytes, info: info, hasFreqs: hasFreqs)
+        let positions = unsafe PositionsCursor(file: segment.positions.bytes, offset: info.positionsOffset)
+        var buffer: [UInt32] = []
+        var doc = unsafe postings.doc
+        while doc != terminatedDoc {
+            let id = newIDs[s][Int(doc)]
+            if id >= 0 {
+                let tf = postings.termFrequency
+                docs.append(UInt32(id))
+                tfs.append(tf)
+                if hasPositions {
+                    if buffer.count < Int(tf) { buffer = [UInt32](repeating: 0, count: Int(tf)) }
+                    let read = unsafe buffer.withUnsafeMutableBufferPointer { out in
+                        guard let start = out.baseAddress else { return false }
+                        return unsafe positions.read(ordinal: postings.positionsBefore, count: Int(tf), into: start)
+                    }
+                    var previous: UInt32 = 0
+                    for i in 0..<Int(tf) {
+                        let position = read ? buffer[i] : previous
+                        deltas.append(position - previous)
+                        previous = position
+                    }
+                }
+            }
+            doc = postings.advance()
+        }
+    }
+
+    /// The merged document store and fast fields: stored values re-encoded, fast values copied from the columns.
+    private func mergedDocuments() throws(IndexError) -> (store: [UInt8], fast: [UInt8]) {
+        var store = DocStoreWriter()
+        var fast = FastFieldsWriter(schema: schema)
+        let fastFields = schema.fields.indices.filter { schema.fields[$0].fast && schema.fields[$0].type.isNumeric }
+        for (s, segment) in segments.enumerated() {
+            for doc in 0..<DocID(segment.maxDoc) where newIDs[s][Int(doc)] >= 0 {
+                var stored = PreparedDocument()
+                do {
+                    stored.values = try StoredValueCoding.decode(segment.store.documentBytes(doc, schema: schema), schema: schema)
+                } catch {
+                    throw IndexError(format: error, file: SegmentComponent.store.fileName(segment.id), segment: segment.id)
+                }
+                store.add(stored, schema: schema)
+                var values = PreparedDocument()
+                for field in fastFields {
+                    for v in segment.fast.column(field)?.values(doc) ?? [] { values.values.append((field, .mapped(v))) }
+                }
+                fast.add(values)
+            }
+        }
+        return (store.finish(), fast.serialize())
+    }
+}

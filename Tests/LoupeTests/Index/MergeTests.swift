@@ -1,0 +1,116 @@
+import Foundation
+import Loupe
+import Testing
+import TestSupport
+
+@Suite struct MergeTests {
+    static func schema() throws -> Schema {
+        try SchemaBuilder()
+            .addStringField("id", stored: true)
+            .addTextField("title", stored: true)
+            .addTextField("body")
+            .addU64Field("year", stored: true, fast: true)
+            .addF64Field("rating", fast: true)
+            .build(defaultFields: ["title", "body"], idField: "id")
+    }
+
+    static let words = ["heat", "heart", "night", "light", "dark", "knight", "city", "river", "stone", "fire"]
+
+    /// Several segments of random documents, committed with merges off.
+    static func fragmented(seed: UInt64, documents: Int, commits: Int) throws -> (Index, IndexWriter) {
+        var rng = SplitMix64(seed: seed)
+        let index = Index.inMemory(schema: try schema())
+        let writer = try index.writer()
+        writer.mergePolicy = .never
+        for i in 0..<documents {
+            let title = (0..<Int.random(in: 1...3, using: &rng)).map { _ in words.randomElement(using: &rng)! }.joined(separator: " ")
+            let body = (0..<Int.random(in: 0...12, using: &rng)).map { _ in words.randomElement(using: &rng)! }.joined(separator: " ")
+            var doc: Document = ["id": DocumentValue(.text("d\(i)")), "title": DocumentValue(.text(title)), "body": DocumentValue(.text(body))]
+            doc.add("year", .i64(Int64.random(in: 1950...2020, using: &rng)))
+            if Bool.random(using: &rng) { doc.add("rating", .f64(Double(Int.random(in: 10...90, using: &rng)) / 10)) }
+            try writer.addDocument(doc)
+            if (i + 1) % (documents / commits) == 0 { try writer.commit() }
+        }
+        try writer.commitAndReload()
+        return (index, writer)
+    }
+
+    static let queries: [Query] = [
+        .term("title", "heat"), .term("body", "night"), .parsed("heat night"), .parsed("+dark -fire"),
+        .phrase("body", ["dark", "knight"], slop: 1), .fuzzy("title", "hert", distance: 1), .prefix("body", "ri"),
+        .regex("title", "(heat|light)"), .range("year", 1980...1999), .exists("rating"), .parsed("\"city river\"~2 stone"),
+    ]
+
+    static func results(_ index: Index, _ query: Query, order: SearchOrder = .relevance) throws -> [(String, Float)] {
+        try index.search(query, limit: 1000, orderBy: order).hits.map { ($0.document.string("id") ?? "", $0.score) }
+    }
+
+    @Test(arguments: 0..<3 as Range<UInt64>)
+    func optimizeKeepsHitsScoresAndOrder(seed: UInt64) throws {
+        let (index, _) = try Self.fragmented(seed: seed, documents: 240, commits: 6)
+        #expect(index.stats().segmentCount == 6)
+        let before = try Self.queries.map { try Self.results(index, $0) }
+        let sorted = try Self.results(index, .matchAll, order: .descending("year"))
+        try index.optimize()
+        #expect(index.stats().segmentCount == 1)
+        for (query, expected) in zip(Self.queries, before) {
+            let after = try Self.results(index, query)
+            #expect(after.map(\.0) == expected.map(\.0), "\(query)")
+            for (a, b) in zip(after, expected) { #expect(abs(a.1 - b.1) <= 1e-5 * max(1, abs(b.1)), "\(query)") }
+        }
+        #expect(try Self.results(index, .matchAll, order: .descending("year")).map(\.0) == sorted.map(\.0))
+        let doc = try #require(try index.get("id", equals: "d7"))
+        #expect(doc.string("title") != nil && doc.uint("year") != nil, "stored fields survive the merge")
+    }
+
+    @Test func mergesDropDeletedDocuments() throws {
+        let (index, writer) = try Self.fragmented(seed: 7, documents: 200, commits: 5)
+        for i in stride(from: 0, to: 200, by: 3) { try writer.deleteDocuments(field: "id", equals: .text("d\(i)")) }
+        try writer.commitAndReload()
+        let before = try Self.queries.map { try Set(Self.results(index, $0).map(\.0)) }
+        let counts = try Self.queries.map { try index.count($0) }
+        #expect(index.stats().deletedCount == 67)
+        try writer.merge(everything: true)
+        try index.reload()
+        let stats = index.stats()
+        #expect(stats.deletedCount == 0 && stats.maxDoc == 133 && stats.documentCount == 133 && stats.segmentCount == 1)
+        for (i, query) in Self.queries.enumerated() {
+            #expect(try Set(Self.results(index, query).map(\.0)) == before[i], "\(query)")
+            #expect(try index.count(query) == counts[i], "\(query)")
+        }
+    }
+
+    @Test func frequentSmallCommitsKeepFewSegmentsAndLeaveNoGarbage() throws {
+        let folder = TemporaryDirectory()
+        let index = try Index(path: folder.path, schema: Self.schema())
+        let writer = try index.writer()
+        for i in 0..<300 {
+            try writer.addDocument(["id": DocumentValue(.text("d\(i)")), "title": "small commit", "year": 2000])
+            try writer.commit()
+        }
+        try index.reload()
+        let stats = index.stats()
+        #expect(stats.documentCount == 300)
+        #expect(stats.segmentCount < 8, "got \(stats.segmentCount) segments")
+        #expect(try writer.garbageCollect(dryRun: true).files.isEmpty)
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") && $0 != "meta.json" }
+        #expect(files.count == stats.segmentCount * 6, "only the live segments' files remain")
+    }
+
+    @Test func garbageCollectionRemovesOrphansAndReportsThem() throws {
+        let folder = TemporaryDirectory()
+        let index = try Index(path: folder.path, schema: Self.schema())
+        let writer = try index.writer()
+        try writer.addDocument(["id": "a", "title": "kept"])
+        try writer.commitAndReload()
+        // A merge interrupted by a crash leaves a segment file nothing references.
+        let orphan = folder.path + "/0123456789abcdef0123456789abcdef.store"
+        try Data(repeating: 7, count: 100).write(to: URL(fileURLWithPath: orphan))
+        let listed = try writer.garbageCollect(dryRun: true)
+        #expect(listed.files == ["0123456789abcdef0123456789abcdef.store"] && listed.byteCount == 100)
+        #expect(FileManager.default.fileExists(atPath: orphan), "a dry run removes nothing")
+        try writer.garbageCollect()
+        #expect(!FileManager.default.fileExists(atPath: orphan))
+        #expect(try index.count(.term("id", "a")) == 1)
+    }
+}
