@@ -13,6 +13,9 @@ import Testing
           index       Add the documents of a JSONL file (plain or gzip) to an index.
           search      Search an index with a query string.
           stats       Show the documents, segments and size of an index.
+          delete      Delete the documents matching a query, and commit.
+          optimize    Merge every segment into one and drop deleted documents.
+          gc          Remove the files of the index folder that no commit references.
           quickstart  Build an index of the bundled movie corpus and run example queries.
 
         Run 'idx COMMAND --help' for a command's arguments and options.

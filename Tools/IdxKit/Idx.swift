@@ -12,7 +12,10 @@ package enum ExitCode: Int32, Sendable {
 package enum Idx {
     /// Every subcommand, in the order `idx --help` lists them.
     static var commands: [any Command.Type] {
-        [CreateCommand.self, IndexCommand.self, SearchCommand.self, StatsCommand.self, QuickstartCommand.self]
+        [
+            CreateCommand.self, IndexCommand.self, SearchCommand.self, StatsCommand.self, DeleteCommand.self,
+            OptimizeCommand.self, GarbageCollectCommand.self, QuickstartCommand.self,
+        ]
     }
 
     /// Runs one `idx` invocation.

@@ -91,6 +91,7 @@ extension Index {
     /// Removes the files no commit references (see `IndexWriter.garbageCollect`). Takes the writer for its duration.
     @discardableResult
     public func garbageCollect(dryRun: Bool = false) throws(IndexError) -> GarbageCollection {
-        try writer().garbageCollect(dryRun: dryRun)
+        // Not the writer's own clean-up at open: the collection lists what it removes, and a dry run removes nothing.
+        try IndexWriter(index: self, memoryBudget: 1_000_000, removingOrphans: false).garbageCollect(dryRun: dryRun)
     }
 }

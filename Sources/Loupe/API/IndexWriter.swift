@@ -27,7 +27,9 @@ public final class IndexWriter {
     /// The opstamps of the documents of each segment flushed since the last commit.
     private var flushedOpstamps: [SegmentID: [UInt64]] = [:]
 
-    init(index: Index, memoryBudget: Int) throws(IndexError) {
+    /// - Parameter removingOrphans: remove the files no commit references now (false for `garbageCollect`, which
+    ///   lists what it removes).
+    init(index: Index, memoryBudget: Int, removingOrphans: Bool = true) throws(IndexError) {
         do {
             lock = try index.directory.lockWriter()
         } catch {
@@ -38,7 +40,7 @@ public final class IndexWriter {
         committed = try Index.readMeta(index.directory)
         opstamp = committed.opstamp
         current = try SegmentWriter(schema: committed.schema, analyzers: index.analyzers)
-        removeUnreferencedFiles()
+        if removingOrphans { removeUnreferencedFiles() }
     }
 
     /// Documents added since the last commit.

@@ -1,0 +1,43 @@
+import Foundation
+import IdxKit
+import Testing
+
+@Suite struct MaintenanceCommandTests {
+    @Test func deleteOptimizeAndGarbageCollect() throws {
+        // Each commit flushes its batch to a new segment: 2 + 2 + 1 documents.
+        let folder = try Fixtures.indexedFolder(extraArguments: ["--commit-every", "2"])
+        let index = folder.subpath("index")
+
+        let deleted = IdxRun(["delete", index, "title:heat"])
+        #expect(deleted.code == .success, "\(deleted.err)")
+        #expect(deleted.out == "deleted 2 documents\n")
+        #expect(IdxRun(["search", index, "heat", "--count"]).out == "0\n")
+        let json = try IdxRun(["delete", index, "title:godfather", "--json"]).json()
+        #expect(json["deleted"] as? Int == 1)
+
+        let stats = try IdxRun(["stats", index, "--json"]).json()
+        #expect(stats["documents"] as? Int == 2)
+
+        let optimized = try IdxRun(["optimize", index, "--json"]).json()
+        let after = try #require(optimized["after"] as? [String: Any])
+        #expect(after["segments"] as? Int == 1 && after["documents"] as? Int == 2 && after["deleted"] as? Int == 0)
+        #expect(IdxRun(["search", index, "*", "--count"]).out == "2\n")
+
+        let orphan = index + "/0123456789abcdef0123456789abcdef.terms"
+        try Data(repeating: 1, count: 64).write(to: URL(fileURLWithPath: orphan))
+        let dry = IdxRun(["gc", index, "--dry-run"])
+        #expect(dry.out == "0123456789abcdef0123456789abcdef.terms\n1 file, would reclaim 64 bytes\n")
+        #expect(FileManager.default.fileExists(atPath: orphan))
+        let gc = IdxRun(["gc", index])
+        #expect(gc.out.hasSuffix("1 file, reclaimed 64 bytes\n"))
+        #expect(!FileManager.default.fileExists(atPath: orphan))
+    }
+
+    @Test func deleteReportsQueryErrorsWithAPointer() throws {
+        let folder = try Fixtures.indexedFolder()
+        let run = IdxRun(["delete", folder.subpath("index"), "titel:heat"])
+        #expect(run.code == .failure)
+        #expect(run.err.contains("did you mean 'title'"))
+        #expect(run.err.contains("\n  titel:heat\n  ^"))
+    }
+}
