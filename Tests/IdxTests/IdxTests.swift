@@ -16,6 +16,7 @@ import Testing
           delete      Delete the documents matching a query, and commit.
           optimize    Merge every segment into one and drop deleted documents.
           gc          Remove the files of the index folder that no commit references.
+          check       Verify every file's checksum and the index's invariants; list every problem.
           quickstart  Build an index of the bundled movie corpus and run example queries.
 
         Run 'idx COMMAND --help' for a command's arguments and options.

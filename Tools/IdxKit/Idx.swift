@@ -14,7 +14,7 @@ package enum Idx {
     static var commands: [any Command.Type] {
         [
             CreateCommand.self, IndexCommand.self, SearchCommand.self, StatsCommand.self, DeleteCommand.self,
-            OptimizeCommand.self, GarbageCollectCommand.self, QuickstartCommand.self,
+            OptimizeCommand.self, GarbageCollectCommand.self, CheckCommand.self, QuickstartCommand.self,
         ]
     }
 

@@ -167,6 +167,15 @@ public final class Index: Sendable {
         for segment in searcher().segments { try segment.verifyChecksums() }
     }
 
+    /// Reads every byte of every segment of the current searcher and reports each problem found, rather than
+    /// stopping at the first: checksums, term order, postings (documents increasing, below max_doc, as many as
+    /// the dictionary says), and that every stored document decompresses.
+    /// - Returns: the number of problems (0 for a sound index).
+    /// - Complexity: O(index size).
+    public func verify(_ report: (IndexError) -> Void) -> Int {
+        searcher().segments.reduce(0) { $0 + $1.check(schema: schema, report) }
+    }
+
     private static func openSearcher(
         directory: any Directory, meta: IndexMeta, reusing open: [SegmentReader], analyzers: AnalyzerRegistry,
         verifyChecksums: Bool

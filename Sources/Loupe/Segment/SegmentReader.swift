@@ -18,10 +18,10 @@ package final class SegmentReader: Sendable {
     package let byteCount: Int
     /// Bytes per file kind (`terms`, `postings`, …, `del`).
     package let bytesByKind: [String: Int]
-    /// Every component file, for `verifyChecksums`.
-    private let files: [(component: SegmentComponent, file: FileSlice)]
-    /// The deleted-documents file, for `verifyChecksums`.
-    private let deletesFile: (name: String, file: FileSlice)?
+    /// Every component file, for `verifyChecksums` and `check`.
+    let files: [(component: SegmentComponent, file: FileSlice)]
+    /// The deleted-documents file, for `verifyChecksums` and `check`.
+    let deletesFile: (name: String, file: FileSlice)?
 
     /// Documents not deleted.
     package var liveCount: Int { maxDoc - (deleted?.count ?? 0) }

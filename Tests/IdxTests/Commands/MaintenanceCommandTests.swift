@@ -40,4 +40,26 @@ import Testing
         #expect(run.err.contains("did you mean 'title'"))
         #expect(run.err.contains("\n  titel:heat\n  ^"))
     }
+
+    @Test func checkPassesASoundIndexAndListsDamage() throws {
+        let folder = try Fixtures.indexedFolder()
+        let index = folder.subpath("index")
+        let sound = IdxRun(["check", index])
+        #expect(sound.code == .success, "\(sound.err)")
+        #expect(sound.out == "ok: 1 segment, 5 documents checked\n")
+
+        let postings = try #require(try FileManager.default.contentsOfDirectory(atPath: index).first { $0.hasSuffix(".postings") })
+        let path = index + "/" + postings
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes[0] ^= 0x5A
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let damaged = IdxRun(["check", index])
+        #expect(damaged.code == .failure)
+        #expect(damaged.out.contains("problem: ") && damaged.out.contains(postings))
+        #expect(damaged.err.contains("found in \(index)"))
+        let json = IdxRun(["check", index, "--json"])
+        let last = try #require(json.out.split(separator: "\n").last)
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        #expect((summary["problems"] as? Int ?? 0) >= 1)
+    }
 }
