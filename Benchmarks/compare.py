@@ -23,6 +23,15 @@ when a whole query is made of them. FTS5 has no fuzzy, regex or range queries: t
                         block: P@10 (share of the top-10 hits holding the intended word) and MRR (of the first
                         such hit), for Loupe and tantivy, judged by tantivy term queries for the intended word.
   --loupe-json PATH     reuse a loupe-bench results file (e.g. a kept run) instead of building and running it.
+  --upserts [N]         add the update-heavy phase (issue #5), run after the query passes on the index just built:
+                        N upserts (100,000 when N is left out), each deleting one document by the schema's
+                        id_field and adding it again with a fixed word ("upserted") appended to its first default
+                        text field, in batches of --upsert-batch (100) with a commit after each batch. The
+                        documents are drawn with replacement by random.Random(--upsert-seed, default 1) and written
+                        once to a file every engine replays, so Loupe and tantivy apply the same sequence. Reports
+                        upserts/s (writer creation to the last commit and its merges), commits, segments, index
+                        size and live docs after the phase, then the query table again on the updated indexes,
+                        with hit-count agreement. FTS5 has no update phase. Without --upserts nothing changes.
 
 Writes the merged "anchor-bench/1" JSON (--out), a PNG chart beside it (--chart) and prints one table.
 The first run creates a virtualenv (env LOUPE_BENCH_VENV, default /tmp/loupe-bench-venv) with tantivy==0.27.0
@@ -42,6 +51,7 @@ import tempfile
 sys.dont_write_bytecode = True  # no __pycache__ inside the repository
 from bench.inputs import corpus_lines, load_fuzzy, load_queries, load_schema  # noqa: E402
 from bench.report import ENGINES, draw_chart, report  # noqa: E402
+from bench.updates import write_upserts  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGE_DIR = os.path.dirname(HERE)
@@ -81,6 +91,8 @@ def run_loupe(args, queries_path):
         command += ["--threads", str(args.threads)]
     if args.limit_docs:
         command += ["--limit-docs", str(args.limit_docs)]
+    if args.upserts_path:
+        command += ["--upserts", args.upserts_path, "--upsert-batch", str(args.upsert_batch)]
     subprocess.check_call(command, cwd=args.package, stdout=sys.stderr)
     return read_loupe_json(out)
 
@@ -96,7 +108,8 @@ def run_worker(engine, args, queries, schema, fuzzy):
     """Runs one Python engine in a child process so that its peak RSS is its own."""
     job = {"corpus": args.corpus, "schema": schema, "queries": queries, "repeat": args.repeat,
            "limit_docs": args.limit_docs, "memory_mb": args.memory_mb, "workdir": args.workdir,
-           "judge": [{k: f[k] for k in ("query", "intended", "fields")} for f in fuzzy]}
+           "judge": [{k: f[k] for k in ("query", "intended", "fields")} for f in fuzzy],
+           "upserts": args.upserts_path if engine == "tantivy" else None, "upsert_batch": args.upsert_batch}
     job_path = os.path.join(args.workdir, f"{engine}.job.json")
     result_path = os.path.join(args.workdir, f"{engine}.json")
     with open(job_path, "w") as fh:
@@ -127,6 +140,10 @@ def parse_args(argv):
     ap.add_argument("--limit-docs", type=int, help="index only the first N docs")
     ap.add_argument("--queries-limit", type=int, help="run only the first N queries")
     ap.add_argument("--loupe-json", help="reuse this loupe-bench results file instead of running loupe-bench")
+    ap.add_argument("--upserts", type=int, nargs="?", const=100_000, metavar="N",
+                    help="add the update-heavy phase: N upserts (default 100000) in batches, then the queries again")
+    ap.add_argument("--upsert-batch", type=int, default=100, metavar="N", help="upserts per commit (default 100)")
+    ap.add_argument("--upsert-seed", type=int, default=1, help="seed of the upserted documents' picks (default 1)")
     ap.add_argument("--package", default=PACKAGE_DIR, help="Swift package holding loupe-bench")
     ap.add_argument("--keep", action="store_true", help="keep the temporary indexes and intermediate JSON")
     args = ap.parse_args(argv)
@@ -134,6 +151,8 @@ def parse_args(argv):
     unknown = set(args.engines) - set(ENGINES)
     if unknown:
         ap.error(f"unknown engine(s): {', '.join(sorted(unknown))}")
+    if (args.upserts is not None and args.upserts < 1) or args.upsert_batch < 1:
+        ap.error("--upserts and --upsert-batch need a positive number")
     args.corpus, args.schema, args.queries = map(os.path.abspath, (args.corpus, args.schema, args.queries))
     args.extra_queries = [os.path.abspath(p) for p in args.extra_queries]
     args.chart = args.chart or os.path.splitext(args.out)[0] + ".png"
@@ -158,6 +177,15 @@ def main(argv):
     docs = total = 0
     for line in corpus_lines(args.corpus, args.limit_docs):
         docs, total = docs + 1, total + len(line)
+    args.upserts_path = None
+    if args.upserts:
+        args.upserts_path = os.path.join(args.workdir, "upserts.tsv")
+        try:
+            plan = write_upserts(args.corpus, args.limit_docs, schema, args.upserts, args.upsert_seed,
+                                 args.upserts_path)
+        except ValueError as e:
+            sys.exit(f"compare: {e}")
+        results["run"]["updates"] = dict(plan, batch=args.upsert_batch)
     machine = f"{platform.machine()}, {len(os.sched_getaffinity(0))} CPUs"
     results = {"format": "anchor-bench/1", "corpus": {"path": args.corpus, "docs": docs, "bytes": total},
                "engines": {}, "run": {"date": datetime.date.today().isoformat(), "machine": machine,

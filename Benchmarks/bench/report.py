@@ -5,6 +5,7 @@ from .measure import median, p90
 
 ENGINES = ("loupe", "tantivy", "fts5")
 COLORS = {"tantivy": "#1f77b4", "fts5": "#ff7f0e"}
+LABELS = {"tantivy": "tantivy", "fts5": "FTS5"}
 
 
 def by_key(engine_result, queries):
@@ -71,29 +72,32 @@ def index_table(engines, names):
     return lines
 
 
-def query_table(queries, rows):
-    """Per class: each engine's answered count, p50/p90 top-10 and p50 count µs; Loupe ratios; agreement."""
+def query_table(queries, rows, names=ENGINES):
+    """Per class: each engine's answered count, p50/p90 top-10 and p50 count µs; Loupe ratios; agreement.
+
+    `names` are the engines given columns (all of ENGINES by default, whose chart data draw_chart expects)."""
     missing = [None] * len(queries)
-    loupe, tantivy, fts5 = (rows.get(e, missing) for e in ENGINES)
+    loupe, tantivy = (rows.get(e, missing) for e in ("loupe", "tantivy"))
+    others = [e for e in names if e != "loupe"]
     group = f"{'ok':>4}{'p50':>8}{'p90':>8}{'cnt':>7}"
-    head1 = f"{'':<17} |" + "".join(f"{name:^{len(group)}} |" for name in ENGINES) + \
-        f"{'Loupe/tantivy':^14}|{'Loupe/FTS5':^14}|{'vs tantivy':^14}"
-    head2 = f"{'class':<13}{'n':>4} |" + f"{group} |" * len(ENGINES) + "   top    cnt |" * 2 + " =count  ovl10"
+    head1 = f"{'':<17} |" + "".join(f"{name:^{len(group)}} |" for name in names) + \
+        "".join(f"{'Loupe/' + LABELS[o]:^14}|" for o in others) + f"{'vs tantivy':^14}"
+    head2 = f"{'class':<13}{'n':>4} |" + f"{group} |" * len(names) + "   top    cnt |" * len(others) + " =count  ovl10"
     lines = [head1, head2, "-" * len(head2)]
     chart, agreement = {}, {}
     classes = list(dict.fromkeys(cls for cls, _ in queries))
     for cls in classes + ["all"]:
         picked = [i for i, (c, _) in enumerate(queries) if cls in ("all", c)]
         cells = f"{cls:<13}{len(picked):>4} |"
-        for name in ENGINES:
+        for name in names:
             answered = [rows[name][i] for i in picked if ok(rows[name][i])] if name in rows else []
             top = [q["latency_us_median"] for q in answered]
             cnt = [q["count_latency_us_median"] for q in answered if q.get("count_latency_us_median") is not None]
             cells += (f"{len(answered) if name in rows else '-':>4}{fmt(median(top)):>8}{fmt(p90(top)):>8}"
                       f"{fmt(median(cnt)):>7} |")
         mine = [loupe[i] for i in picked]
-        for other in (tantivy, fts5):
-            theirs = [other[i] for i in picked]
+        for other in others:
+            theirs = [rows.get(other, missing)[i] for i in picked]
             top = paired_ratio(mine, theirs, "latency_us_median")
             chart.setdefault(cls, []).append(top)
             cells += f"{fmt(top, 2):>6}{fmt(paired_ratio(mine, theirs, 'count_latency_us_median'), 2):>7} |"
@@ -153,6 +157,53 @@ def fuzzy_lines(figures, total):
             "scores 0); MRR: mean 1/rank of the first such hit."]
 
 
+def differing_counts(queries, rows, title):
+    """The queries Loupe and tantivy both answered with different hit counts (the first 20), under `title`."""
+    loupe, tantivy = rows.get("loupe"), rows.get("tantivy")
+    if not loupe or not tantivy:
+        return []
+    differ = [(cls, text, a["count"], b["count"]) for (cls, text), a, b in zip(queries, loupe, tantivy)
+              if ok(a) and ok(b) and a["count"] != b["count"]]
+    if not differ:
+        return []
+    return ([f"\n{title}, Loupe vs tantivy ({len(differ)} queries" + (", first 20):" if len(differ) > 20 else "):")]
+            + [f"  {cls:<13} {text:<55} loupe {a:>8,}  tantivy {b:>8,}" for cls, text, a, b in differ[:20]])
+
+
+def update_lines(results, queries, names):
+    """The update-heavy block: each engine's upsert phase, then the query table again on the updated indexes.
+
+    Stores the agreement after the updates in results["agreement_with_tantivy_after_updates"]."""
+    engines, plan = results["engines"], results["run"]["updates"]
+    updated = [name for name in names if "updates" in engines[name]]
+    columns = (("upserts/s", 11, 0, lambda u: u["upserts_per_s"]),
+               ("commits", 9, 0, lambda u: u["commits"]),
+               ("segs", 6, 0, lambda u: u["segments"]),
+               ("size MB", 9, 1, lambda u: u["size_bytes"] / 1e6),
+               ("live docs", 11, 0, lambda u: u["docs"]),
+               ("failed", 8, 0, lambda u: u["failed"]))
+    head = f"{'updates':<18}" + "".join(f"{title:>{width}}" for title, width, _, _ in columns)
+    lines = [f"update-heavy: {plan['upserts']:,} upserts ({plan['distinct_docs']:,} distinct docs, seed "
+             f"{plan['seed']}) in batches of {plan['batch']}, a commit after each: delete by {plan['id_field']}, "
+             f"re-add with {plan['field']} += \"{plan['word']}\"", head, "-" * len(head)]
+    for name in updated:
+        lines.append(f"{name:<18}" + "".join(f"{fmt(get(engines[name]['updates']), digits):>{width}}"
+                                             for _, width, digits, get in columns))
+    if "loupe" in updated and "tantivy" in updated:
+        mine, theirs = engines["loupe"]["updates"], engines["tantivy"]["updates"]
+        cells = [ratio(get(mine), get(theirs)) if title in ("upserts/s", "size MB") else None
+                 for title, _, _, get in columns]
+        lines.append(f"{'Loupe/tantivy':<18}" + "".join(f"{fmt(r, 2, 'x'):>{c[1]}}" for r, c in zip(cells, columns)))
+    lines += ["upserts/s: wall time from writer creation to the last commit and its merges; size: the index folder "
+              "after the phase.", "", "queries after the updates:"]
+    rows = {name: by_key(engines[name]["updates"], queries) for name in updated}
+    table, _, agreement = query_table(queries, rows, updated)
+    lines += table
+    lines += differing_counts(queries, rows, "Hit counts that differ after the updates")
+    results["agreement_with_tantivy_after_updates"] = agreement
+    return lines
+
+
 def report(results, queries, fuzzy=()):
     """The printed comparison; also stores the agreement (and fuzzy ranking) figures in `results`.
 
@@ -184,14 +235,7 @@ def report(results, queries, fuzzy=()):
         lines += [""] + fuzzy_lines(figures, len(fuzzy))
         if figures is not None:
             results["fuzzy_ranking"] = figures
-    loupe, tantivy = rows.get("loupe"), rows.get("tantivy")
-    if loupe and tantivy:
-        differ = [(cls, text, a["count"], b["count"]) for (cls, text), a, b in zip(queries, loupe, tantivy)
-                  if ok(a) and ok(b) and a["count"] != b["count"]]
-        if differ:
-            lines.append(f"\nHit counts that differ, Loupe vs tantivy ({len(differ)} queries"
-                         + (", first 20):" if len(differ) > 20 else "):"))
-            lines += [f"  {cls:<13} {text:<55} loupe {a:>8,}  tantivy {b:>8,}" for cls, text, a, b in differ[:20]]
+    lines += differing_counts(queries, rows, "Hit counts that differ")
     for name in names:
         missed = [((r or {}).get("status", "?") if r else "missing", cls, (r or {}).get("error"))
                   for (cls, _), r in zip(queries, rows[name]) if not ok(r)]
@@ -204,6 +248,8 @@ def report(results, queries, fuzzy=()):
                 first.setdefault((cls, status), error)
             lines += [f"  {cls} {status}: {str(error)[:110]}" for (cls, status), error in first.items() if error]
     results["agreement_with_tantivy"] = agreement
+    if "updates" in run:
+        lines += [""] + update_lines(results, queries, names)
     return "\n".join(lines), chart
 
 

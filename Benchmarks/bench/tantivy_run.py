@@ -7,7 +7,8 @@ import time
 import tantivy
 
 from .inputs import corpus_lines
-from .measure import class_summary, index_record, open_times, query_record, time_queries
+from .measure import class_summary, dir_size, index_record, open_times, query_record, time_queries
+from .updates import load_upserts, upsert_target
 
 
 def tantivy_schema(schema):
@@ -72,6 +73,63 @@ def relevant_ids(index, searcher, id_field, judge):
     return out
 
 
+def timed_queries(index, searcher, job):
+    """The job's query list, timed on `searcher` (see measure.time_queries); the engine's "queries" records."""
+    schema = job["schema"]
+    id_field = schema["id_field"]
+    queries = []
+    for cls, text in job["queries"]:
+        record = query_record(cls, text)
+        try:
+            record["_run"] = build_query(index, text, schema["default_fields"])
+        except BaseException as e:
+            if isinstance(e, (KeyboardInterrupt, SystemExit)):
+                raise
+            record.update(status="error", error=f"{type(e).__name__}: {e}")
+        queries.append(record)
+
+    def top10(query):
+        found = searcher.search(query, limit=10, count=True)
+        ids = [searcher.doc(address).get_first(id_field) if id_field else None for _, address in found.hits]
+        return ids, [round(score, 6) for score, _ in found.hits], found.count
+
+    def count(query):
+        return searcher.search(query, limit=1, count=True).count  # limit=0 panics in tantivy-py
+    return time_queries(queries, top10, count, job["repeat"])
+
+
+def run_updates(index, path, job):
+    """The update-heavy phase: the job's upserts (delete by id, add the modified JSON) with a commit after every
+    `upsert_batch` of them, timed from writer creation to the end of the last merge; then the queries again."""
+    schema = job["schema"]
+    id_field, id_type, _ = upsert_target(schema)
+    upserts = load_upserts(job["upserts"], id_type)
+    batch = job["upsert_batch"]
+    failed = commits = 0
+    start = time.perf_counter()
+    writer = index.writer(heap_size=job["memory_mb"] * 1_000_000, num_threads=1)
+    for n, (ident, doc) in enumerate(upserts, 1):
+        writer.delete_documents_by_term(id_field, ident)
+        try:
+            writer.add_json(doc)
+        except Exception:  # as at indexing: a document tantivy rejects is one failed upsert
+            failed += 1
+        if n % batch == 0 or n == len(upserts):
+            writer.commit()
+            commits += 1
+    writer.wait_merging_threads()
+    seconds = time.perf_counter() - start
+    del writer
+    index.reload()
+    searcher = index.searcher()
+    queries = timed_queries(index, searcher, job)
+    return {"upserts": len(upserts), "batch": batch, "failed": failed, "seconds": round(seconds, 4),
+            "upserts_per_s": round(len(upserts) / seconds, 1), "commits": commits,
+            "segments": searcher.num_segments, "docs": searcher.num_docs, "deleted": None,
+            "size_bytes": dir_size(path), "queries": queries, "classes": class_summary(queries),
+            "timed": "writer creation → last commit + wait_merging_threads (merges run on tantivy's merge threads)"}
+
+
 def run_tantivy(job):
     """Indexes with one writer thread and Loupe's memory budget, then times open and queries."""
     schema = job["schema"]
@@ -103,31 +161,16 @@ def run_tantivy(job):
 
     searcher = index.searcher()
     id_field = schema["id_field"]
-    queries = []
-    for cls, text in job["queries"]:
-        record = query_record(cls, text)
-        try:
-            record["_run"] = build_query(index, text, schema["default_fields"])
-        except BaseException as e:
-            if isinstance(e, (KeyboardInterrupt, SystemExit)):
-                raise
-            record.update(status="error", error=f"{type(e).__name__}: {e}")
-        queries.append(record)
-
-    def top10(query):
-        found = searcher.search(query, limit=10, count=True)
-        ids = [searcher.doc(address).get_first(id_field) if id_field else None for _, address in found.hits]
-        return ids, [round(score, 6) for score, _ in found.hits], found.count
-
-    def count(query):
-        return searcher.search(query, limit=1, count=True).count  # limit=0 panics in tantivy-py
-    time_queries(queries, top10, count, job["repeat"])
+    queries = timed_queries(index, searcher, job)
     judged = relevant_ids(index, searcher, id_field, job.get("judge") or []) if id_field else {}
-    return {"engine": "tantivy", "version": importlib.metadata.version("tantivy"),
-            "config": {"heap_size_bytes": job["memory_mb"] * 1_000_000, "num_threads": 1, "repeat": job["repeat"],
-                       "top10": "search(limit=10, count=True) + doc(addr) per hit; count: search(limit=1).count",
-                       "timed": "writer creation → commit + wait_merging_threads; reads and gunzips the file",
-                       "peak_rss": "whole Python worker process", "default_fields": schema["default_fields"]},
-            "index": indexed, "open": opened, "queries": queries, "classes": class_summary(queries),
-            "fuzzy_relevant": judged}
+    result = {"engine": "tantivy", "version": importlib.metadata.version("tantivy"),
+              "config": {"heap_size_bytes": job["memory_mb"] * 1_000_000, "num_threads": 1, "repeat": job["repeat"],
+                         "top10": "search(limit=10, count=True) + doc(addr) per hit; count: search(limit=1).count",
+                         "timed": "writer creation → commit + wait_merging_threads; reads and gunzips the file",
+                         "peak_rss": "whole Python worker process", "default_fields": schema["default_fields"]},
+              "index": indexed, "open": opened, "queries": queries, "classes": class_summary(queries),
+              "fuzzy_relevant": judged}
+    if job.get("upserts"):
+        result["updates"] = run_updates(index, path, job)
+    return result
 

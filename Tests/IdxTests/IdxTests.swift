@@ -17,6 +17,7 @@ import Testing
           optimize    Merge every segment into one and drop deleted documents.
           gc          Remove the files of the index folder that no commit references.
           check       Verify every file's checksum and the index's invariants; list every problem.
+          inspect     Show per segment and per field: terms and bytes of postings, positions, norms, fast columns.
           quickstart  Build an index of the bundled movie corpus and run example queries.
 
         Run 'idx COMMAND --help' for a command's arguments and options.

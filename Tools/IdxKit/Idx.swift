@@ -14,7 +14,8 @@ package enum Idx {
     static var commands: [any Command.Type] {
         [
             CreateCommand.self, IndexCommand.self, SearchCommand.self, StatsCommand.self, DeleteCommand.self,
-            OptimizeCommand.self, GarbageCollectCommand.self, CheckCommand.self, QuickstartCommand.self,
+            OptimizeCommand.self, GarbageCollectCommand.self, CheckCommand.self, InspectCommand.self,
+            QuickstartCommand.self,
         ]
     }
 

@@ -62,4 +62,25 @@ import Testing
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
         #expect((summary["problems"] as? Int ?? 0) >= 1)
     }
+
+    @Test func inspectShowsFieldsPerSegment() throws {
+        let folder = try Fixtures.indexedFolder(extraArguments: ["--commit-every", "2"])
+        let index = folder.subpath("index")
+        let text = IdxRun(["inspect", index])
+        #expect(text.code == .success, "\(text.err)")
+        #expect(text.out.split(separator: "\n").filter { $0.hasPrefix("segment ") }.count == 3)
+        #expect(text.out.contains("  field "))
+        let json = try IdxRun(["inspect", index, "--json"]).json()
+        let segments = try #require(json["segments"] as? [[String: Any]])
+        #expect(segments.count == 3)
+        let fields = try #require(segments[0]["fields"] as? [[String: Any]])
+        let title = try #require(fields.first { $0["name"] as? String == "title" })
+        #expect((title["terms"] as? Int ?? 0) > 0 && (title["postings_bytes"] as? Int ?? 0) > 0 && (title["positions_bytes"] as? Int ?? 0) > 0)
+        let year = try #require(fields.first { $0["name"] as? String == "year" })
+        #expect((year["fast_bytes"] as? Int ?? 0) > 0 && year["positions_bytes"] as? Int == 0)
+        let id = try #require(segments[0]["id"] as? String)
+        let one = try IdxRun(["inspect", index, "--segment", String(id.prefix(8)), "--json"]).json()
+        #expect((one["segments"] as? [Any])?.count == 1)
+        #expect(IdxRun(["inspect", index, "--segment", "zz"]).code == .failure)
+    }
 }

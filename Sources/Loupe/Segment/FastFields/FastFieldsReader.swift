@@ -4,11 +4,14 @@ import LoupeCodec
 package struct FastFieldsReader: Sendable {
     private let file: FileSlice
     private let columns: [Int: FastColumn]
+    /// Bytes of each field's column.
+    package let columnBytes: [Int: Int]
 
     package init(file: FileSlice, maxDoc: Int, verifyChecksum: Bool) throws(FormatError) {
         let (body, directoryOffset) = unsafe try SegmentComponent.fast.directory(file, verifyChecksum: verifyChecksum)
         var reader = unsafe ByteReader(body, offset: directoryOffset)
         var columns: [Int: FastColumn] = [:]
+        var columnBytes: [Int: Int] = [:]
         for _ in 0..<Int(try reader.readU32()) {
             let field = Int(try reader.readU32())
             let offset = Int(clamping: try reader.readU64())
@@ -16,11 +19,13 @@ package struct FastFieldsReader: Sendable {
             guard offset <= directoryOffset, length <= directoryOffset - offset else {
                 throw .malformed(offset: reader.offset - 20, reason: "fast column of field \(field) runs past the directory")
             }
+            columnBytes[field] = length
             columns[field] = unsafe try FastColumn(
                 bytes: UnsafeRawBufferPointer(rebasing: body[offset..<(offset + length)]), maxDoc: maxDoc, fileOffset: offset)
         }
         self.file = file
         self.columns = columns
+        self.columnBytes = columnBytes
     }
 
     package func column(_ field: Int) -> FastColumn? { columns[field] }
