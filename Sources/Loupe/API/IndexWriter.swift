@@ -14,6 +14,8 @@ public final class IndexWriter {
     var committed: IndexMeta
     /// What the writer merges after each commit (`MergePolicy.logarithmic` by default).
     public var mergePolicy: MergePolicy = .logarithmic
+    /// Why the merges after the last commit failed, nil when they succeeded (the commit itself stood either way).
+    public private(set) var lastMergeError: IndexError?
     private var current: SegmentWriter
     /// Segments flushed since the last commit (their files exist, meta.json does not list them yet).
     private var pending: [IndexMeta.SegmentMeta] = []
@@ -158,7 +160,14 @@ public final class IndexWriter {
         deletes = []
         flushedOpstamps = [:]
         uncommittedDocuments = 0
-        try mergeAsPolicySays()
+        // The commit stands whatever happens to the merges after it: a merge that fails leaves the segments as
+        // they were (its files are orphans the next clean-up removes) and is tried again after the next commit.
+        do {
+            try mergeAsPolicySays()
+            lastMergeError = nil
+        } catch {
+            lastMergeError = error
+        }
         return opstamp
     }
 

@@ -28,6 +28,28 @@ final class FaultyDirectory: Directory, Sendable {
 }
 
 @Suite struct FaultInjectionTests {
+    @Test func aFailedMergeLeavesTheCommitStandingAndIsRetried() throws {
+        let schema = try SchemaBuilder().addStringField("id", stored: true).addTextField("body").build(defaultFields: ["body"])
+        let directory = FaultyDirectory()
+        let index = try Index(directory: directory, schema: schema, verifyChecksums: false)
+        let writer = try index.writer()
+        writer.mergePolicy = .never
+        for i in 0..<4 {
+            try writer.addDocument(["id": .init(.text("d\(i)")), "body": "text"])
+            try writer.commit()
+        }
+        writer.mergePolicy = MergePolicy(mergeFactor: 2)
+        directory.fail(filesEndingWith: ".store")
+        try writer.commitAndReload()
+        #expect(writer.lastMergeError != nil)
+        #expect(index.stats().segmentCount == 4 && index.documentCount == 4, "the failed merge changed nothing")
+        directory.fail(filesEndingWith: nil)
+        try writer.commitAndReload()
+        #expect(writer.lastMergeError == nil)
+        #expect(index.stats().segmentCount == 1 && index.documentCount == 4)
+        #expect(try writer.garbageCollect(dryRun: true).files.isEmpty, "the failed merge's files were cleaned up")
+    }
+
     @Test func aFailedFlushBlocksCommitsUntilRollback() throws {
         let schema = try SchemaBuilder().addStringField("id", stored: true).addTextField("body").build(defaultFields: ["body"])
         let directory = FaultyDirectory()

@@ -114,3 +114,36 @@ import TestSupport
         #expect(try index.count(.term("id", "a")) == 1)
     }
 }
+
+/// 10,000 one-document commits (set LOUPE_SOAK=1 to run; about a minute): the segment count stays small, the
+/// index opens fast, and nothing is left behind.
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["LOUPE_SOAK"] == "1")) struct ManySmallCommitsSoak {
+    @Test func tenThousandOneDocumentCommits() throws {
+        let folder = TemporaryDirectory()
+        let index = try Index(path: folder.path, schema: MergeTests.schema())
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let writer = try index.writer()
+            for i in 0..<10_000 {
+                try writer.addDocument(["id": DocumentValue(.text("d\(i)")), "title": "one small commit", "year": 2000])
+                try writer.commit()
+            }
+            #expect(try writer.garbageCollect(dryRun: true).files.isEmpty)
+        }
+        let writing = clock.now - start
+        var opens: [Duration] = []
+        for _ in 0..<5 {
+            let t = clock.now
+            let reopened = try Index(path: folder.path)
+            _ = reopened.searcher()
+            opens.append(clock.now - t)
+        }
+        let reopened = try Index(path: folder.path)
+        let stats = reopened.stats()
+        print("10,000 commits: \(writing); segments \(stats.segmentCount); open median \(opens.sorted()[2])")
+        #expect(stats.documentCount == 10_000)
+        #expect(stats.segmentCount <= 16)
+        #expect(opens.sorted()[2] < .milliseconds(50))
+    }
+}
