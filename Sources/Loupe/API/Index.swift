@@ -13,6 +13,8 @@ import Synchronization
 /// ```
 public final class Index: Sendable {
     package let directory: any Directory
+    /// The segments this index's searchers have open, which garbage collection leaves alone.
+    package let openSegments = OpenSegments()
     private let verifiesChecksums: Bool
     public let schema: Schema
     private let state: Mutex<State>
@@ -80,7 +82,8 @@ public final class Index: Sendable {
         self.schema = meta.schema
         let analyzers = AnalyzerRegistry.builtIn
         let searcher = try Self.openSearcher(
-            directory: directory, meta: meta, reusing: [], analyzers: analyzers, verifyChecksums: verifyChecksums)
+            directory: directory, meta: meta, reusing: [], analyzers: analyzers, verifyChecksums: verifyChecksums,
+            registry: openSegments)
         state = Mutex(State(searcher: searcher, analyzers: analyzers))
     }
 
@@ -108,7 +111,7 @@ public final class Index: Sendable {
         let (current, analyzers) = state.withLock { ($0.searcher, $0.analyzers) }
         let fresh = try Self.openSearcher(
             directory: directory, meta: meta, reusing: current.segments, analyzers: analyzers,
-            verifyChecksums: verifiesChecksums)
+            verifyChecksums: verifiesChecksums, registry: openSegments)
         state.withLock {
             $0.searcher = fresh
         }
@@ -178,14 +181,15 @@ public final class Index: Sendable {
 
     private static func openSearcher(
         directory: any Directory, meta: IndexMeta, reusing open: [SegmentReader], analyzers: AnalyzerRegistry,
-        verifyChecksums: Bool
+        verifyChecksums: Bool, registry: OpenSegments
     ) throws(IndexError) -> Searcher {
         var readers: [SegmentReader] = []
         for segment in meta.segments {
             if let existing = open.first(where: { $0.id == segment.id && $0.deletesGeneration == segment.deletes?.generation }) {
                 readers.append(existing)
             } else {
-                readers.append(try SegmentReader(directory: directory, meta: segment, verifyChecksums: verifyChecksums))
+                readers.append(
+                    try SegmentReader(directory: directory, meta: segment, verifyChecksums: verifyChecksums, registry: registry))
             }
         }
         return Searcher(schema: meta.schema, segments: readers, analyzers: analyzers)

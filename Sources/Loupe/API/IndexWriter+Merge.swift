@@ -86,6 +86,7 @@ extension Index {
         let writer = try writer()
         try writer.merge(everything: true)
         try reload()
+        writer.removeUnreferencedFiles()
     }
 
     /// Removes the files no commit references (see `IndexWriter.garbageCollect`). Takes the writer for its duration.

@@ -231,11 +231,13 @@ public final class IndexWriter {
         return updated
     }
 
-    /// Commits, then reloads the index's searcher.
+    /// Commits, then reloads the index's searcher, then removes the files of segments merged away that the old
+    /// searcher was still reading.
     @discardableResult
     public func commitAndReload() throws(IndexError) -> UInt64 {
         let stamp = try commit()
         try index.reload()
+        removeUnreferencedFiles()
         return stamp
     }
 
@@ -258,17 +260,20 @@ public final class IndexWriter {
         for name in unreferencedFiles() { try? index.directory.delete(name) }
     }
 
-    /// Segment files no commit references: leftovers of a crash or a rollback, segments merged away or dropped
-    /// because every document was deleted, and deleted-documents files of older generations. Segments flushed
-    /// since the last commit are referenced.
+    /// Segment files no commit references and no searcher of this index has open: leftovers of a crash or a
+    /// rollback, segments merged away or dropped because every document was deleted, and deleted-documents files
+    /// of older generations. Segments flushed since the last commit are referenced.
     func unreferencedFiles() -> [String] {
         let live = Dictionary((committed.segments + pending).map { ($0.id, $0.deletes?.generation) }, uniquingKeysWith: { a, _ in a })
+        let open = index.openSegments
         guard let names = try? index.directory.list() else { return [] }
         return names.filter { name in
-            if let (id, generation) = DeletedDocsFormat.parse(name) { return live[id] ?? nil != generation }
+            if let (id, generation) = DeletedDocsFormat.parse(name) {
+                return live[id] ?? nil != generation && !open.contains(id, generation: generation)
+            }
             let parts = name.split(separator: ".", maxSplits: 1)
             guard parts.count == 2, let id = SegmentID(String(parts[0])) else { return false }
-            return live[id] == nil
+            return live[id] == nil && !open.contains(id)
         }
     }
 }

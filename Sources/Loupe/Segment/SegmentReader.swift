@@ -22,13 +22,18 @@ package final class SegmentReader: Sendable {
     let files: [(component: SegmentComponent, file: FileSlice)]
     /// The deleted-documents file, for `verifyChecksums` and `check`.
     let deletesFile: (name: String, file: FileSlice)?
+    /// Where this reader counts itself open, for garbage collection; nil for the writer's short-lived readers.
+    private let registry: OpenSegments?
 
     /// Documents not deleted.
     package var liveCount: Int { maxDoc - (deleted?.count ?? 0) }
 
     /// Opens the segment's files from `directory` and validates their footers (and checksums when asked).
     /// - Throws: `IndexError` `.corruption`/`.incompatibleFormat` naming the file and byte offset, or `.io`.
-    package init(directory: any Directory, meta: IndexMeta.SegmentMeta, verifyChecksums: Bool) throws(IndexError) {
+    /// - Parameter registry: where to count the reader open while it lives (a searcher's readers), if anywhere.
+    package init(
+        directory: any Directory, meta: IndexMeta.SegmentMeta, verifyChecksums: Bool, registry: OpenSegments? = nil
+    ) throws(IndexError) {
         id = meta.id
         maxDoc = meta.maxDoc
         func open(_ component: SegmentComponent) throws(IndexError) -> FileSlice {
@@ -97,11 +102,17 @@ package final class SegmentReader: Sendable {
         byteCount = total
         self.bytesByKind = bytesByKind
         self.files = files
+        self.registry = registry
         guard store.docCount == maxDoc else {
             throw IndexError(
                 .corruption, "document store holds \(store.docCount) documents, meta.json says \(maxDoc)",
                 context: .init(file: SegmentComponent.store.fileName(meta.id), segment: meta.id.description))
         }
+        registry?.opened(id, generation: deletesGeneration)
+    }
+
+    deinit {
+        registry?.closed(id, generation: deletesGeneration)
     }
 
     /// Reads every byte of every file of the segment and checks it against its footer's CRC.

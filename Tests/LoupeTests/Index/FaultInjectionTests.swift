@@ -47,7 +47,7 @@ final class FaultyDirectory: Directory, Sendable {
         try writer.commitAndReload()
         #expect(writer.lastMergeError == nil)
         #expect(index.stats().segmentCount == 1 && index.documentCount == 4)
-        #expect(try writer.garbageCollect(dryRun: true).files.isEmpty, "the failed merge's files were cleaned up")
+        #expect(try writer.garbageCollect(dryRun: true).files.isEmpty, "the failed merge's and the merged-away files are gone")
     }
 
     @Test func aFailedFlushBlocksCommitsUntilRollback() throws {

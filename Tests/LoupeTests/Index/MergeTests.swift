@@ -97,6 +97,20 @@ import TestSupport
         #expect(files.count == stats.segmentCount * 6, "only the live segments' files remain")
     }
 
+    @Test func garbageCollectionSparesSegmentsASearcherHolds() throws {
+        let (index, writer) = try Self.fragmented(seed: 3, documents: 60, commits: 3)
+        let held = index.searcher()
+        try writer.merge(everything: true)
+        #expect(try writer.garbageCollect().files.isEmpty, "the merged-away segments wait for their searcher")
+        try index.reload()
+        #expect(try held.count(.matchAll) == 60, "the held searcher still reads its segments")
+        #expect(try writer.garbageCollect().files.isEmpty)
+        _ = consume held
+        let collected = try writer.garbageCollect()
+        #expect(collected.files.count == 18, "three segments of six files")
+        #expect(try index.count(.matchAll) == 60)
+    }
+
     @Test func garbageCollectionRemovesOrphansAndReportsThem() throws {
         let folder = TemporaryDirectory()
         let index = try Index(path: folder.path, schema: Self.schema())
