@@ -1,8 +1,8 @@
 /// Merges segments into one, dropping deleted documents: a document keeps its place (segments in order, then
-/// documents in order) and gets the next free id. Every structure is rewritten from the readers — postings and
-/// positions through a k-way merge of the term dictionaries, norms and fast columns by copying the live rows,
-/// stored documents by re-encoding their values — so the result is an ordinary segment, as if those documents
-/// had been indexed together.
+/// documents in order) and gets the next free id. Postings and positions are rewritten through a k-way merge of
+/// the term dictionaries, norms and fast columns by copying the live rows, and the store by copying every
+/// compressed block without a deleted document as is — so the result is an ordinary segment, as if those
+/// documents had been indexed together.
 package struct SegmentMerger {
     let schema: Schema
     let segments: [SegmentReader]
@@ -150,20 +150,29 @@ package struct SegmentMerger {
         }
     }
 
-    /// The merged document store and fast fields: stored values re-encoded, fast values copied from the columns.
+    /// The merged document store and fast fields: a store block with no deleted document is copied compressed, as
+    /// is; the others give their live documents' encoded bytes to new blocks. Fast values are copied from the
+    /// columns.
     private func mergedDocuments() throws(IndexError) -> (store: [UInt8], fast: [UInt8]) {
         var store = DocStoreWriter()
         var fast = FastFieldsWriter(schema: schema)
         let fastFields = schema.fields.indices.filter { schema.fields[$0].fast && schema.fields[$0].type.isNumeric }
         for (s, segment) in segments.enumerated() {
-            for doc in 0..<DocID(segment.maxDoc) where newIDs[s][Int(doc)] >= 0 {
-                var stored = PreparedDocument()
-                do {
-                    stored.values = try StoredValueCoding.decode(segment.store.documentBytes(doc, schema: schema), schema: schema)
-                } catch {
-                    throw IndexError(format: error, file: SegmentComponent.store.fileName(segment.id), segment: segment.id)
+            for block in segment.store.compressedBlocks {
+                let docs = block.firstDoc..<(block.firstDoc + block.documents)
+                if docs.allSatisfy({ newIDs[s][$0] >= 0 }) {
+                    unsafe store.append(compressedBlock: block.compressed, documents: block.documents, rawLength: block.rawLength)
+                    continue
                 }
-                store.add(stored, schema: schema)
+                for doc in docs where newIDs[s][doc] >= 0 {
+                    do {
+                        store.add(encoded: try segment.store.documentBytes(DocID(doc), schema: schema))
+                    } catch {
+                        throw IndexError(format: error, file: SegmentComponent.store.fileName(segment.id), segment: segment.id)
+                    }
+                }
+            }
+            for doc in 0..<DocID(segment.maxDoc) where newIDs[s][Int(doc)] >= 0 {
                 var values = PreparedDocument()
                 for field in fastFields {
                     for v in segment.fast.column(field)?.values(doc) ?? [] { values.values.append((field, .mapped(v))) }

@@ -102,6 +102,29 @@ package final class DocStoreReader: @unchecked Sendable {
         return out
     }
 
+    /// One compressed block: its documents and bytes, for copying it into a merged store.
+    @safe package struct Block {
+        package var firstDoc: Int
+        package var documents: Int
+        package var compressed: UnsafeRawBufferPointer
+        package var rawLength: Int
+    }
+
+    /// Every block, in document order (views into the mapped file, valid while this reader lives).
+    package var compressedBlocks: [Block] {
+        (0..<blockCount).map { b in
+            let e = indexBase + b * DocStoreFormat.indexEntrySize
+            let first = unsafe Int(blocks.loadU32LE(at: e))
+            let next = b + 1 < blockCount ? unsafe Int(blocks.loadU32LE(at: e + DocStoreFormat.indexEntrySize)) : docCount
+            let offset = unsafe Int(clamping: blocks.loadU64LE(at: e + 4))
+            let length = unsafe Int(blocks.loadU32LE(at: e + 12))
+            return unsafe Block(
+                firstDoc: first, documents: max(0, next - first),
+                compressed: UnsafeRawBufferPointer(rebasing: blocks[offset..<(offset + length)]),
+                rawLength: Int(blocks.loadU32LE(at: e + 16)))
+        }
+    }
+
     private func blockIndex(of doc: DocID) -> Int {
         var lo = 0
         var hi = blockCount - 1

@@ -31,6 +31,28 @@ package struct DocStoreWriter {
         if data.count >= DocStoreFormat.blockTargetSize { closeBlock() }
     }
 
+    /// Stores the next document as already-encoded values (a document's bytes from another store of the same
+    /// schema).
+    package mutating func add(encoded document: ArraySlice<UInt8>) {
+        unsafe document.withUnsafeBytes { unsafe data.writeBytes($0) }
+        ends.append(UInt32(data.count))
+        docCount += 1
+        if data.count >= DocStoreFormat.blockTargetSize { closeBlock() }
+    }
+
+    /// Appends a compressed block of another store as is (its documents become the next `documents` ids); the
+    /// block being filled is closed first.
+    package mutating func append(compressedBlock block: UnsafeRawBufferPointer, documents: Int, rawLength: Int) {
+        closeBlock()
+        index.writeU32(docCount)
+        index.writeU64(UInt64(compressed.count))
+        index.writeU32(UInt32(block.count))
+        index.writeU32(UInt32(rawLength))
+        unsafe compressed.writeBytes(block)
+        docCount += UInt32(documents)
+        blockFirstDoc = docCount
+    }
+
     private mutating func closeBlock() {
         guard !ends.isEmpty else { return }
         raw.removeAll()
