@@ -86,7 +86,9 @@ package struct SegmentMerger {
                 tfs.removeAll(keepingCapacity: true)
                 deltas.removeAll(keepingCapacity: true)
                 for s in cursors.indices {
-                    guard let cursor = cursors[s], cursor.isValid, cursor.keyBytes == key else { continue }
+                    guard let cursor = cursors[s], cursor.isValid,
+                        unsafe key.withUnsafeBytes({ unsafe cursor.compareKey(to: $0) }) == 0
+                    else { continue }
                     append(segment: s, info: cursor.info, hasFreqs: hasFreqs, hasPositions: hasPositions, &docs, &tfs, &deltas)
                     _ = cursors[s]?.next()
                 }
@@ -106,14 +108,19 @@ package struct SegmentMerger {
         return (dictionary.finish(), postings, positions)
     }
 
-    /// The smallest key among the valid cursors.
+    /// The smallest key among the valid cursors (compared in place; only the winner is copied).
     private static func smallestKey(_ cursors: [FieldTermDictionary.TermCursor?]) -> [UInt8]? {
-        var best: [UInt8]?
-        for case let cursor? in cursors where cursor.isValid {
-            let key = cursor.keyBytes
-            if best == nil || key.lexicographicallyPrecedes(best ?? []) { best = key }
+        var best: Int?
+        for (i, cursor) in cursors.enumerated() {
+            guard let cursor, cursor.isValid else { continue }
+            if let b = best, let leader = cursors[b] {
+                let smaller = unsafe cursor.withKeyBytes { key in unsafe leader.compareKey(to: key) > 0 }
+                if smaller { best = i }
+            } else {
+                best = i
+            }
         }
-        return best
+        return best.flatMap { cursors[$0]?.keyBytes }
     }
 
     /// Appends one segment's live postings of a term, with ids remapped, to the merged term's lists.
