@@ -177,15 +177,6 @@ def main(argv):
     docs = total = 0
     for line in corpus_lines(args.corpus, args.limit_docs):
         docs, total = docs + 1, total + len(line)
-    args.upserts_path = None
-    if args.upserts:
-        args.upserts_path = os.path.join(args.workdir, "upserts.tsv")
-        try:
-            plan = write_upserts(args.corpus, args.limit_docs, schema, args.upserts, args.upsert_seed,
-                                 args.upserts_path)
-        except ValueError as e:
-            sys.exit(f"compare: {e}")
-        results["run"]["updates"] = dict(plan, batch=args.upsert_batch)
     machine = f"{platform.machine()}, {len(os.sched_getaffinity(0))} CPUs"
     results = {"format": "anchor-bench/1", "corpus": {"path": args.corpus, "docs": docs, "bytes": total},
                "engines": {}, "run": {"date": datetime.date.today().isoformat(), "machine": machine,
@@ -193,6 +184,16 @@ def main(argv):
                                       "python": platform.python_version(), "queries": args.queries,
                                       "extra_queries": args.extra_queries, "fuzzy": args.fuzzy,
                                       "repeat": args.repeat}}
+    args.upserts_path = None
+    if args.upserts:
+        args.upserts_path = os.path.join(args.workdir, "upserts.tsv")
+        try:
+            plan = write_upserts(args.corpus, args.limit_docs, schema, args.upserts, args.upsert_seed,
+                                 args.upserts_path)
+        except ValueError as e:
+            shutil.rmtree(args.workdir, ignore_errors=True)
+            sys.exit(f"compare: {e}")
+        results["run"]["updates"] = dict(plan, batch=args.upsert_batch)
     loupe_reused = read_loupe_json(args.loupe_json) if args.loupe_json and "loupe" in args.engines else None
     if args.memory_mb is None:  # every engine gets Loupe's budget
         args.memory_mb = int(((loupe_reused or {}).get("config") or {}).get("memory_budget_mb") or 50)

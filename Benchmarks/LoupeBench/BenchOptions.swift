@@ -12,10 +12,14 @@ struct BenchOptions {
     var limitDocs: Int?
     var queriesLimit: Int?
     var indexDirectory: String?
+    /// `id<TAB>json` lines (compare.py writes them): when set, the update-heavy phase runs after the queries.
+    var upserts: String?
+    var upsertBatch = 100
 
     static let usage = """
         usage: loupe-bench --corpus F.jsonl[.gz] --schema S.json --queries Q.txt --out R.json
                            [--repeat N] [--threads N] [--memory-mb N] [--limit-docs N] [--queries-limit N] [--index-dir D]
+                           [--upserts U.tsv [--upsert-batch N]]
         """
 
     static func parse(_ arguments: [String]) throws(UsageError) -> BenchOptions {
@@ -43,6 +47,8 @@ struct BenchOptions {
             case "--limit-docs": options.limitDocs = try number("--limit-docs")
             case "--queries-limit": options.queriesLimit = try number("--queries-limit")
             case "--index-dir": options.indexDirectory = try value("--index-dir")
+            case "--upserts": options.upserts = try value("--upserts")
+            case "--upsert-batch": options.upsertBatch = try number("--upsert-batch")
             case "--help", "-h": throw UsageError(message: "measures indexing, opening and queries")
             case let other: throw UsageError(message: "unknown option '\(other)'")
             }

@@ -38,6 +38,8 @@ struct BenchReport {
     var index = IndexResult()
     var open = OpenResult()
     var queries: [QueryResult] = []
+    /// The update-heavy phase, when loupe-bench ran one (`--upserts`).
+    var updates: UpdateResult?
 
     init(corpus: String, memoryMB: Int, repetitions: Int) {
         self.corpus = corpus
@@ -46,7 +48,7 @@ struct BenchReport {
     }
 
     /// Per class: query count, median and p90 of the per-query median latencies, mean hit count.
-    var classes: [String: [String: Any]] {
+    static func classes(of queries: [QueryResult]) -> [String: [String: Any]] {
         var grouped: [String: [QueryResult]] = [:]
         for q in queries where q.status == "ok" { grouped[q.queryClass, default: []].append(q) }
         return grouped.mapValues { qs in
@@ -61,9 +63,22 @@ struct BenchReport {
         }
     }
 
+    /// The "queries" list of an engine record.
+    static func json(of queries: [QueryResult]) -> [[String: Any]] {
+        queries.map { q -> [String: Any] in
+            var entry: [String: Any] = [
+                "query": q.query, "class": q.queryClass, "status": q.status, "latency_us_median": q.latencyMedian,
+                "latency_us_min": q.latencyMin, "repeats": q.repeats, "count": q.count, "top10": q.top10,
+                "scores": q.scores, "count_latency_us_median": q.countLatencyMedian,
+            ]
+            if let error = q.error { entry["error"] = error }
+            return entry
+        }
+    }
+
     var json: [String: Any] {
         let megabytes = Double(index.inputBytes) / 1e6
-        let engine: [String: Any] = [
+        var engine: [String: Any] = [
             "engine": "loupe",
             "version": "0.1.0-dev",
             "config": ["memory_budget_mb": memoryMB, "threads": 1, "repeat": repetitions, "build": "release"],
@@ -73,17 +88,10 @@ struct BenchReport {
                 "size_bytes": index.sizeBytes, "peak_rss_mb": index.peakRSSMB, "segments": index.segments,
             ],
             "open": ["first_ms": open.firstMS, "median_ms": open.medianMS, "repeat": open.repeat],
-            "queries": queries.map { q -> [String: Any] in
-                var entry: [String: Any] = [
-                    "query": q.query, "class": q.queryClass, "status": q.status, "latency_us_median": q.latencyMedian,
-                    "latency_us_min": q.latencyMin, "repeats": q.repeats, "count": q.count, "top10": q.top10,
-                    "scores": q.scores, "count_latency_us_median": q.countLatencyMedian,
-                ]
-                if let error = q.error { entry["error"] = error }
-                return entry
-            },
-            "classes": classes,
+            "queries": Self.json(of: queries),
+            "classes": Self.classes(of: queries),
         ]
+        if let updates { engine["updates"] = updates.json }
         return [
             "format": "anchor-bench/1",
             "corpus": ["path": corpus, "docs": index.docs + index.failed, "bytes": index.inputBytes],
@@ -103,8 +111,14 @@ struct BenchReport {
                 + "\(f(Double(index.inputBytes) / 1e6 / index.seconds)) MB/s; \(index.sizeBytes) bytes, \(index.segments) segments, "
                 + "peak RSS \(f(index.peakRSSMB)) MB")
         print("open: first \(f(open.firstMS, 2)) ms, median \(f(open.medianMS, 2)) ms")
+        Self.printClasses(of: queries)
+        if let updates { updates.printSummary() }
+    }
+
+    /// The per-class latency table, and how many queries were not run.
+    static func printClasses(of queries: [QueryResult]) {
         print("class            n   top-10 p50 µs   p90 µs   count p50 µs")
-        for (name, c) in classes.sorted(by: { $0.key < $1.key }) {
+        for (name, c) in classes(of: queries).sorted(by: { $0.key < $1.key }) {
             let n = c["n"] as? Int ?? 0
             let p50 = c["latency_us_median"] as? Double ?? 0
             let p90 = c["latency_us_p90"] as? Double ?? 0

@@ -15,7 +15,12 @@ struct BenchRun {
         try index(schema: schema, into: directory, report: &report)
         try open(directory, report: &report)
         let queries = BenchQuery.load(try String(contentsOfFile: options.queries, encoding: .utf8), limit: options.queriesLimit)
-        try search(queries, directory: directory, idField: schema.idField, report: &report)
+        report.queries = try search(queries, directory: directory, idField: schema.idField)
+        if let path = options.upserts {
+            var updates = try update(directory: directory, upserts: UpsertList(path: path, schema: schema))
+            updates.queries = try search(queries, directory: directory, idField: schema.idField)
+            report.updates = updates
+        }
         return report
     }
 
@@ -58,7 +63,9 @@ struct BenchRun {
         report.open = .init(firstMS: times[0], medianMS: median(times), repeat: times.count)
     }
 
-    private func search(_ queries: [BenchQuery], directory: String, idField: String?, report: inout BenchReport) throws {
+    /// Runs `queries` on the index at `directory` as the header of main.swift says: one warm-up pass, then
+    /// `repetitions` timed passes.
+    func search(_ queries: [BenchQuery], directory: String, idField: String?) throws -> [BenchReport.QueryResult] {
         let index = try Index(path: directory)
         let searcher = index.searcher()
         var parsed: [Query?] = []
@@ -111,10 +118,10 @@ struct BenchRun {
             results[i].countLatencyMedian = median(countTimes[i])
             results[i].repeats = topTimes[i].count
         }
-        report.queries = results
+        return results
     }
 
-    private static func directorySize(_ path: String) throws -> Int {
+    static func directorySize(_ path: String) throws -> Int {
         try FileManager.default.contentsOfDirectory(atPath: path).reduce(0) { total, name in
             let attributes = try FileManager.default.attributesOfItem(atPath: path + "/" + name)
             return total + ((attributes[.size] as? Int) ?? 0)

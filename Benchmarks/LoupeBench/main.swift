@@ -3,12 +3,18 @@
 //
 //   swift run -c release loupe-bench --corpus F.jsonl[.gz] --schema S.json --queries Q.txt --out R.json
 //       [--repeat N] [--threads N] [--memory-mb N] [--limit-docs N] [--queries-limit N] [--index-dir D]
+//       [--upserts U.tsv [--upsert-batch N]]
 //
 // What is timed: indexing from writer creation to the end of commit (one writer thread); opening the index and its
 // searcher, several times; per query, after one warm-up pass over the whole list, `repeat` interleaved passes of a
 // top-10 BM25 search that also fetches the id field of the hits, and of a count-only search. A query the engine
 // rejects, when parsed or when run, is an "unsupported" (needs issue #4's query language) or "error" row of the
 // results; the other queries still run.
+//
+// With --upserts (a file of `id<TAB>json` lines, which compare.py writes so that every engine replays the same
+// sequence), an update-heavy phase follows: each line deletes the documents whose id field holds `id` and adds
+// `json`, with a commit after every --upsert-batch lines (100); timed from writer creation to the last commit,
+// merges included (they run inside commit). Then the query passes run again on the updated index.
 import Foundation
 
 do {

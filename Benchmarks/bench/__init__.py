@@ -1,1 +1,2 @@
-"""Helpers of Benchmarks/compare.py: inputs, measurement, one module per Python engine, and the report."""
+"""Helpers of Benchmarks/compare.py: inputs, measurement, one module per Python engine, the update-heavy
+phase's upserts, and the report."""

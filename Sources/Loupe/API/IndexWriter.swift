@@ -168,6 +168,9 @@ public final class IndexWriter {
         } catch {
             lastMergeError = error
         }
+        // Segments merged away are removed once no searcher holds them: those an older searcher still reads go at
+        // a later commit, after the index has reloaded.
+        removeUnreferencedFiles()
         return opstamp
     }
 

@@ -107,10 +107,8 @@ import TestSupport
             try writer.commit()
         }
         let delFiles = { try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".del") } }
-        #expect(try delFiles().count == 2, "the first generation stays until a writer cleans up")
-        _ = try index.writer()
         let remaining = try delFiles()
-        try #require(remaining.count == 1)
+        try #require(remaining.count == 1, "the older generation went at the commit that replaced it")
         try index.reload()
         #expect(index.documentCount == 2)
 
