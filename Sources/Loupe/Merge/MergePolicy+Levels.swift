@@ -1,28 +1,5 @@
-/// Which segments to merge: tantivy's log merge policy, plus merges that expunge deletes.
-///
-/// Segments are put in levels by their live document count, each level `mergeFactor` times larger than the one
-/// below (every segment under `minimumSegmentSize` documents is level 0, so the tiny segments of frequent small
-/// commits collapse together). A level holding `mergeFactor` segments or more is merged, at most
-/// `maximumMergeAtOnce` segments at a time; the segment count therefore stays about `mergeFactor × log(documents)`.
-/// A segment whose deleted share passes `maximumDeletedRatio` is rewritten with its level's merge, or alone.
-public struct MergePolicy: Sendable, Hashable {
-    public var mergeFactor: Int
-    public var maximumMergeAtOnce: Int
-    public var minimumSegmentSize: Int
-    public var maximumDeletedRatio: Double
-
-    public init(mergeFactor: Int = 8, maximumMergeAtOnce: Int = 10, minimumSegmentSize: Int = 1_000, maximumDeletedRatio: Double = 0.3) {
-        self.mergeFactor = max(2, mergeFactor)
-        self.maximumMergeAtOnce = max(2, maximumMergeAtOnce)
-        self.minimumSegmentSize = max(1, minimumSegmentSize)
-        self.maximumDeletedRatio = maximumDeletedRatio
-    }
-
-    /// The default policy.
-    public static let logarithmic = MergePolicy()
-    /// Never merges on its own (`IndexWriter.merge()` and `Index.optimize()` still do).
-    public static let never = MergePolicy(mergeFactor: .max, maximumMergeAtOnce: 2, minimumSegmentSize: 1, maximumDeletedRatio: 2)
-
+/// The policy's decisions: levels by live size, groups to merge.
+extension MergePolicy {
     /// Groups of segments to merge, each as indexes into `segments`.
     package func merges(_ segments: [IndexMeta.SegmentMeta]) -> [[Int]] {
         guard mergeFactor < .max else { return [] }
