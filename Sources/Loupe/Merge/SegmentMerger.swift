@@ -171,12 +171,19 @@ package struct SegmentMerger {
                     unsafe store.append(compressedBlock: block.compressed, documents: block.documents, rawLength: block.rawLength)
                     continue
                 }
-                for doc in docs where newIDs[s][doc] >= 0 {
-                    do {
-                        store.add(encoded: try segment.store.documentBytes(DocID(doc), schema: schema))
-                    } catch {
-                        throw IndexError(format: error, file: SegmentComponent.store.fileName(segment.id), segment: segment.id)
-                    }
+                let encoded: [ArraySlice<UInt8>]
+                do {
+                    encoded = try segment.store.documents(ofBlock: block.index, schema: schema)
+                } catch {
+                    throw IndexError(format: error, file: SegmentComponent.store.fileName(segment.id), segment: segment.id)
+                }
+                guard encoded.count == block.documents else {
+                    throw IndexError(
+                        .corruption, "store block \(block.index) holds \(encoded.count) documents, its index says \(block.documents)",
+                        context: .init(file: SegmentComponent.store.fileName(segment.id), segment: segment.id.description))
+                }
+                for (local, document) in encoded.enumerated() where newIDs[s][block.firstDoc + local] >= 0 {
+                    store.add(encoded: document)
                 }
             }
             for doc in 0..<DocID(segment.maxDoc) where newIDs[s][Int(doc)] >= 0 {

@@ -104,6 +104,7 @@ package final class DocStoreReader: @unchecked Sendable {
 
     /// One compressed block: its documents and bytes, for copying it into a merged store.
     @safe package struct Block {
+        package var index: Int
         package var firstDoc: Int
         package var documents: Int
         package var compressed: UnsafeRawBufferPointer
@@ -119,10 +120,35 @@ package final class DocStoreReader: @unchecked Sendable {
             let offset = unsafe Int(clamping: blocks.loadU64LE(at: e + 4))
             let length = unsafe Int(blocks.loadU32LE(at: e + 12))
             return unsafe Block(
-                firstDoc: first, documents: max(0, next - first),
+                index: b, firstDoc: first, documents: max(0, next - first),
                 compressed: UnsafeRawBufferPointer(rebasing: blocks[offset..<(offset + length)]),
                 rawLength: Int(blocks.loadU32LE(at: e + 16)))
         }
+    }
+
+    /// The encoded documents of block `b`, inflated once (for re-packing a block some of whose documents are
+    /// dropped), each checked to decode.
+    /// - Throws: `FormatError` when the block does not decompress or a document does not decode.
+    package func documents(ofBlock b: Int, schema: Schema) throws(FormatError) -> [ArraySlice<UInt8>] {
+        let e = indexBase + b * DocStoreFormat.indexEntrySize
+        let offset = unsafe Int(clamping: blocks.loadU64LE(at: e + 4))
+        let length = unsafe Int(blocks.loadU32LE(at: e + 12))
+        let rawLength = unsafe Int(blocks.loadU32LE(at: e + 16))
+        let inflater = inflaters.withLock { $0.popLast() } ?? Inflater()
+        defer { inflaters.withLock { $0.append(inflater) } }
+        let raw = unsafe try inflater.decompressPrefix(
+            UnsafeRawBufferPointer(rebasing: blocks[offset..<(offset + length)]), decompressedSize: rawLength
+        ) { _ in rawLength }
+        let count = raw.count >= 4 ? unsafe raw.withUnsafeBytes { unsafe Int($0.loadU32LE(at: 0)) } : 0
+        var out: [ArraySlice<UInt8>] = []
+        for local in 0..<count {
+            guard let range = unsafe raw.withUnsafeBytes({ unsafe Self.documentRange(in: $0, local: local) }),
+                range.upperBound <= raw.count
+            else { throw .malformed(offset: offset, reason: "store block \(b) lacks its document \(local)") }
+            try StoredValueCoding.validate(raw[range], schema: schema)
+            out.append(raw[range])
+        }
+        return out
     }
 
     private func blockIndex(of doc: DocID) -> Int {
