@@ -17,7 +17,7 @@ extension Query {
     /// A term query on a field of any type.
     public static func term(_ field: String, _ value: FieldValue) -> Query { .term(field: field, value: value) }
 
-    /// A phrase of analyzed tokens, at most `slop` moves from exact.
+    /// A phrase of analyzed tokens; with `slop`, terms may stand up to `slop` positions off their places.
     public static func phrase(_ field: String, _ terms: [String], slop: Int = 0) -> Query {
         .phrase(field: field, terms: terms, slop: slop)
     }

@@ -33,8 +33,9 @@ public indirect enum Query: Sendable, Hashable {
     /// Documents whose `field` holds exactly `value`. Text values are not analyzed: give the indexed token
     /// (lowercased for the default analyzer), or use `.parsed` to analyze words.
     case term(field: String, value: FieldValue)
-    /// Documents where `terms` (already analyzed tokens) appear in order, each within `slop` extra moves of
-    /// the exact phrase in total (0: consecutive).
+    /// Documents where `terms` (already analyzed tokens) appear as a phrase: consecutive with `slop` 0; otherwise
+    /// each term's position minus its place in the phrase lies within `slop` of the others', in any order
+    /// (tantivy's rule: `"a b"` with slop 1 finds "a x b" and "b a").
     case phrase(field: String, terms: [String], slop: Int)
     /// A phrase whose last term is a prefix, expanded to at most `maxExpansions` terms (the most frequent).
     case phrasePrefix(field: String, terms: [String], maxExpansions: Int)
@@ -42,8 +43,9 @@ public indirect enum Query: Sendable, Hashable {
     case prefix(field: String, value: String)
     /// Terms within `distance` edits of `value` (not analyzed): insertions, deletions, substitutions and, with
     /// `transpositions`, swaps of neighbours; with `prefix`, terms that start with such a string. At most
-    /// `maxExpansions` terms are kept (closest first, then most frequent); each scores its BM25 weighted down
-    /// by its distance, so the exact spelling ranks first.
+    /// `maxExpansions` terms are kept (closest first, then most frequent); each scores BM25 with the idf of the
+    /// most frequent expansion, weighted by its distance and frequency, so the exact spelling ranks first and a
+    /// common word beats a rare one at the same distance.
     case fuzzy(field: String, value: String, distance: Int, transpositions: Bool, prefix: Bool, maxExpansions: Int)
     /// Search-as-you-type: the words of `text` (analyzed by the field's analyzer) must all match, each within
     /// `typoTolerance` edits (fewer for short words: none below 3 characters, 1 below 6), the last as a prefix.
