@@ -47,6 +47,8 @@ struct JSONLImport {
                 progress.update(documents: summary.documents, bytes: input.bytesRead, now: clock.now)
             }
             try commit(writer)
+            // The command ends with the writer: publish the merges the commits started rather than abandon them.
+            writer.waitForMerges()
         } catch {
             // Nothing since the last commit may reach the index; if this fails, the next writer deletes the
             // orphaned segment files when it opens.

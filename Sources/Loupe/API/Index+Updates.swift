@@ -1,5 +1,5 @@
-/// One-call updates and lookups: each update opens the writer, commits and reloads, so it fails with
-/// `.writerLocked` while another writer is open (use that writer's methods instead).
+/// One-call updates and lookups: each update opens the writer, commits, waits for the merges it started and
+/// reloads, so it fails with `.writerLocked` while another writer is open (use that writer's methods instead).
 extension Index {
     /// Deletes the documents matching `query`, commits and reloads; returns how many were deleted.
     @discardableResult
@@ -9,6 +9,7 @@ extension Index {
         let matching = try searcher().count(query)
         try writer.deleteDocuments(matching: query)
         try writer.commitAndReload()
+        try settle(writer)
         return matching
     }
 
@@ -26,6 +27,15 @@ extension Index {
         try writer.deleteDocuments(field: idField, equals: ids[0])
         try writer.addDocument(document)
         try writer.commitAndReload()
+        try settle(writer)
+    }
+
+    /// Lets the merges the commit started finish and publishes them before the one-call writer goes away, then
+    /// reloads.
+    private func settle(_ writer: IndexWriter) throws(IndexError) {
+        writer.waitForMerges()
+        try reload()
+        writer.removeUnreferencedFiles()
     }
 
     /// The stored fields of the first live document whose `field` holds `value`, read without scoring; nil when

@@ -14,8 +14,10 @@ public final class IndexWriter {
     var committed: IndexMeta
     /// What the writer merges after each commit (`MergePolicy.logarithmic` by default).
     public var mergePolicy: MergePolicy = .logarithmic
-    /// Why the merges after the last commit failed, nil when they succeeded (the commit itself stood either way).
-    public private(set) var lastMergeError: IndexError?
+    /// Why the last merge that finished failed, nil once one succeeds (commits stand either way).
+    public internal(set) var lastMergeError: IndexError?
+    /// The merges running in the background, and those waiting to be published.
+    let merges = BackgroundMerges()
     private var current: SegmentWriter
     /// Segments flushed since the last commit (their files exist, meta.json does not list them yet).
     private var pending: [IndexMeta.SegmentMeta] = []
@@ -160,14 +162,10 @@ public final class IndexWriter {
         deletes = []
         flushedOpstamps = [:]
         uncommittedDocuments = 0
-        // The commit stands whatever happens to the merges after it: a merge that fails leaves the segments as
-        // they were (its files are orphans the next clean-up removes) and is tried again after the next commit.
-        do {
-            try mergeAsPolicySays()
-            lastMergeError = nil
-        } catch {
-            lastMergeError = error
-        }
+        // The commit stands whatever happens to the merges: finished ones are published now, new ones start in the
+        // background. A merge that failed leaves the segments as they were and is tried again later.
+        publishFinishedMerges()
+        startMerges()
         // Segments merged away are removed once no searcher holds them: those an older searcher still reads go at
         // a later commit, after the index has reloaded.
         removeUnreferencedFiles()
@@ -263,9 +261,9 @@ public final class IndexWriter {
         for name in unreferencedFiles() { try? index.directory.delete(name) }
     }
 
-    /// Segment files no commit references and no searcher of this index has open: leftovers of a crash or a
-    /// rollback, segments merged away or dropped because every document was deleted, and deleted-documents files
-    /// of older generations. Segments flushed since the last commit are referenced.
+    /// Segment files no commit references, no searcher of this index has open and no background merge is writing:
+    /// leftovers of a crash or a rollback, segments merged away or dropped because every document was deleted,
+    /// and deleted-documents files of older generations. Segments flushed since the last commit are referenced.
     func unreferencedFiles() -> [String] {
         let live = Dictionary((committed.segments + pending).map { ($0.id, $0.deletes?.generation) }, uniquingKeysWith: { a, _ in a })
         let open = index.openSegments
@@ -276,7 +274,7 @@ public final class IndexWriter {
             }
             let parts = name.split(separator: ".", maxSplits: 1)
             guard parts.count == 2, let id = SegmentID(String(parts[0])) else { return false }
-            return live[id] == nil && !open.contains(id)
+            return live[id] == nil && !open.contains(id) && !merges.isOutput(id)
         }
     }
 }

@@ -7,7 +7,7 @@ package struct SegmentMerger {
     let schema: Schema
     let segments: [SegmentReader]
     /// Per segment, each document's id in the merged segment, or -1 when deleted.
-    private let newIDs: [[Int32]]
+    package let newIDs: [[Int32]]
     package let maxDoc: Int
 
     package init(schema: Schema, segments: [SegmentReader]) {

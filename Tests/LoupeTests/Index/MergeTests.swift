@@ -88,6 +88,7 @@ import TestSupport
             try writer.addDocument(["id": DocumentValue(.text("d\(i)")), "title": "small commit", "year": 2000])
             try writer.commit()
         }
+        writer.waitForMerges()
         try index.reload()
         let stats = index.stats()
         #expect(stats.documentCount == 300)
@@ -109,6 +110,23 @@ import TestSupport
         let collected = try writer.garbageCollect()
         #expect(collected.files.count == 18, "three segments of six files")
         #expect(try index.count(.matchAll) == 60)
+    }
+
+    /// A delete committed while a background merge runs reaches the merged segment when it is published.
+    @Test(arguments: 0..<5) func deletesDuringABackgroundMergeAreKept(round: Int) throws {
+        let (index, writer) = try Self.fragmented(seed: UInt64(round), documents: 200, commits: 4)
+        writer.mergePolicy = MergePolicy(mergeFactor: 2)
+        try writer.commit()
+        try writer.deleteDocuments(field: "id", equals: .text("d\(7 + round)"))
+        try writer.addDocument(["id": "late", "title": "added while merging"])
+        try writer.commit()
+        writer.waitForMerges()
+        try index.reload()
+        #expect(try index.get("id", equals: .text("d\(7 + round)")) == nil)
+        #expect(try index.get("id", equals: "late") != nil)
+        #expect(index.documentCount == 200)
+        #expect(try index.count(.matchAll) == 200)
+        #expect(index.stats().segmentCount <= 2)
     }
 
     @Test func garbageCollectionRemovesOrphansAndReportsThem() throws {
@@ -143,6 +161,7 @@ import TestSupport
                 try writer.addDocument(["id": DocumentValue(.text("d\(i)")), "title": "one small commit", "year": 2000])
                 try writer.commit()
             }
+            writer.waitForMerges()
             #expect(try writer.garbageCollect(dryRun: true).files.isEmpty)
         }
         let writing = clock.now - start
