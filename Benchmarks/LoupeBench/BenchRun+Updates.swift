@@ -4,8 +4,8 @@ import Loupe
 /// the index the run just built and queried.
 extension BenchRun {
     /// Applies every upsert (delete by id, add the JSON document), committing after each `--upsert-batch` of them,
-    /// then reloads and measures the index. Timed from writer creation to the end of the last commit: Loupe merges
-    /// inside `commit()`, so the merges are in the time.
+    /// then reloads and measures the index. Timed from writer creation until the merges the commits started are
+    /// published (`waitForMerges`), as tantivy's side waits for its merging threads.
     ///
     /// The size is taken after an (untimed) garbage collection: until the reload, this run's own searcher holds
     /// the segments the merges replaced, and garbage collection spares open segments, so without it the folder
@@ -30,6 +30,7 @@ extension BenchRun {
                     result.commits += 1
                 }
             }
+            writer.waitForMerges()
         }
         result.seconds = (clock.now - start).seconds
         try index.reload()

@@ -25,15 +25,21 @@ extension IndexWriter {
         removeUnreferencedFiles()
     }
 
-    /// Starts the merges the policy picks among the committed segments no merge holds; returns how many.
+    /// Starts the merges the policy picks among the committed segments no merge holds; returns how many started
+    /// (a merge whose segments cannot be opened is reported in `lastMergeError` and not started).
     @discardableResult
     func startMerges() -> Int {
         let free = committed.segments.filter { !merges.isBusy($0.id) }
-        let groups = mergePolicy.merges(free)
-        for group in groups {
-            merges.start(group.map { free[$0] }, directory: index.directory, schema: committed.schema)
+        var started = 0
+        for group in mergePolicy.merges(free) {
+            do {
+                try merges.start(group.map { free[$0] }, directory: index.directory, schema: committed.schema)
+                started += 1
+            } catch {
+                lastMergeError = error
+            }
         }
-        return groups.count
+        return started
     }
 
     /// Publishes every finished merge whose segments are all still committed: the merged segment takes the place

@@ -39,15 +39,21 @@ package final class BackgroundMerges: Sendable {
     /// Whether a merge is writing (or has written, unpublished) `segment`.
     package func isOutput(_ segment: SegmentID) -> Bool { state.withLock { $0.outputs.contains(segment) } }
 
-    /// Starts merging `sources` in the background.
-    package func start(_ sources: [IndexMeta.SegmentMeta], directory: any Directory, schema: Schema) {
+    /// Starts merging `sources` in the background. The segments are opened now, on the caller's thread, so the
+    /// merge reads them as they are at this commit even if a later commit replaces their deleted-documents files
+    /// before the queue reaches it.
+    /// - Throws: `IndexError` when a segment cannot be opened.
+    package func start(_ sources: [IndexMeta.SegmentMeta], directory: any Directory, schema: Schema) throws(IndexError) {
+        var opened: [SegmentReader] = []
+        for meta in sources { opened.append(try SegmentReader(directory: directory, meta: meta, verifyChecksums: false)) }
+        let readers = opened
         let output = SegmentID()
         state.withLock {
             $0.busy.formUnion(sources.map(\.id))
             $0.outputs.insert(output)
         }
         queue.async { [self] in
-            let finished = Self.run(sources, into: output, directory: directory, schema: schema)
+            let finished = Self.run(sources, readers, into: output, directory: directory, schema: schema)
             state.withLock { $0.finished.append(finished) }
         }
     }
@@ -73,12 +79,11 @@ package final class BackgroundMerges: Sendable {
     }
 
     private static func run(
-        _ sources: [IndexMeta.SegmentMeta], into output: SegmentID, directory: any Directory, schema: Schema
+        _ sources: [IndexMeta.SegmentMeta], _ readers: [SegmentReader], into output: SegmentID, directory: any Directory,
+        schema: Schema
     ) -> Finished {
         var result = Finished(sources: sources, output: output, merged: nil, newIDs: [], error: nil)
         do throws(IndexError) {
-            var readers: [SegmentReader] = []
-            for meta in sources { readers.append(try SegmentReader(directory: directory, meta: meta, verifyChecksums: false)) }
             let merger = SegmentMerger(schema: schema, segments: readers)
             result.newIDs = merger.newIDs
             guard merger.maxDoc > 0 else { return result }
