@@ -32,8 +32,10 @@ extension IndexWriter {
         let free = committed.segments.filter { !merges.isBusy($0.id) }
         var started = 0
         for group in mergePolicy.merges(free) {
+            let sources = group.map { free[$0] }
             do {
-                try merges.start(group.map { free[$0] }, directory: index.directory, schema: committed.schema)
+                let readers = try openReaders(sources)
+                merges.start(sources, readers: readers, directory: index.directory, schema: committed.schema)
                 started += 1
             } catch {
                 lastMergeError = error
@@ -118,12 +120,7 @@ extension IndexWriter {
 
     /// Merges the committed segments at `group` into one (none if all their documents are deleted), here and now.
     private func merge(_ group: [Int]) throws(IndexError) {
-        let metas = group.map { committed.segments[$0] }
-        var readers: [SegmentReader] = []
-        for meta in metas {
-            readers.append(try SegmentReader(directory: index.directory, meta: meta, verifyChecksums: false))
-        }
-        let merger = SegmentMerger(schema: committed.schema, segments: readers)
+        let merger = SegmentMerger(schema: committed.schema, segments: try openReaders(group.map { committed.segments[$0] }))
         var merged: IndexMeta.SegmentMeta?
         if merger.maxDoc > 0 {
             let meta = IndexMeta.SegmentMeta(id: SegmentID(), maxDoc: merger.maxDoc)

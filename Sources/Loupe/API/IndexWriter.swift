@@ -192,10 +192,7 @@ public final class IndexWriter {
     private func applyDeletes(to segments: [IndexMeta.SegmentMeta], generation: UInt64) throws(IndexError)
         -> [IndexMeta.SegmentMeta]
     {
-        var readers: [SegmentReader] = []
-        for meta in segments {
-            readers.append(try SegmentReader(directory: index.directory, meta: meta, verifyChecksums: false))
-        }
+        let readers = try openReaders(segments)
         let searcher = Searcher(schema: committed.schema, segments: readers, analyzers: index.analyzers)
         var deleted = readers.map { $0.deleted?.bitSet(maxDoc: $0.maxDoc) ?? DocBitSet(maxDoc: $0.maxDoc) }
         for (stamp, query) in deletes {
@@ -253,6 +250,21 @@ public final class IndexWriter {
         uncommittedDocuments = 0
         failedFlush = nil
         removeUnreferencedFiles()
+    }
+
+    /// Readers of `segments`: the index searcher's own where it has the segment open with the same deletes, new
+    /// ones (not counted as a searcher's) for segments flushed since or changed since its last reload.
+    func openReaders(_ segments: [IndexMeta.SegmentMeta]) throws(IndexError) -> [SegmentReader] {
+        let open = index.searcher().segments
+        var readers: [SegmentReader] = []
+        for meta in segments {
+            if let reader = open.first(where: { $0.id == meta.id && $0.deletesGeneration == meta.deletes?.generation }) {
+                readers.append(reader)
+            } else {
+                readers.append(try SegmentReader(directory: index.directory, meta: meta, verifyChecksums: false))
+            }
+        }
+        return readers
     }
 
     /// Deletes the files `unreferencedFiles()` lists. Best effort: a file that cannot be removed now is retried

@@ -39,14 +39,10 @@ package final class BackgroundMerges: Sendable {
     /// Whether a merge is writing (or has written, unpublished) `segment`.
     package func isOutput(_ segment: SegmentID) -> Bool { state.withLock { $0.outputs.contains(segment) } }
 
-    /// Starts merging `sources` in the background. The segments are opened now, on the caller's thread, so the
-    /// merge reads them as they are at this commit even if a later commit replaces their deleted-documents files
-    /// before the queue reaches it.
-    /// - Throws: `IndexError` when a segment cannot be opened.
-    package func start(_ sources: [IndexMeta.SegmentMeta], directory: any Directory, schema: Schema) throws(IndexError) {
-        var opened: [SegmentReader] = []
-        for meta in sources { opened.append(try SegmentReader(directory: directory, meta: meta, verifyChecksums: false)) }
-        let readers = opened
+    /// Starts merging `sources` in the background, read through `readers` (opened by the caller, on its thread,
+    /// so the merge reads the segments as they are at this commit even if a later commit replaces their
+    /// deleted-documents files before the queue reaches it).
+    package func start(_ sources: [IndexMeta.SegmentMeta], readers: [SegmentReader], directory: any Directory, schema: Schema) {
         let output = SegmentID()
         state.withLock {
             $0.busy.formUnion(sources.map(\.id))
