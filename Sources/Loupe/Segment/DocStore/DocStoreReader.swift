@@ -79,15 +79,7 @@ package final class DocStoreReader: @unchecked Sendable {
                 ?? false
         }
         if let hit = cache.withLock({ $0.first(where: { $0.block == b })?.bytes }), covers(hit) { return hit }
-        let e = indexBase + b * DocStoreFormat.indexEntrySize
-        let offset = unsafe Int(clamping: blocks.loadU64LE(at: e + 4))
-        let length = unsafe Int(blocks.loadU32LE(at: e + 12))
-        let rawLength = unsafe Int(blocks.loadU32LE(at: e + 16))
-        let inflater = inflaters.withLock { $0.popLast() } ?? Inflater()
-        defer { inflaters.withLock { $0.append(inflater) } }
-        let out = unsafe try inflater.decompressPrefix(
-            UnsafeRawBufferPointer(rebasing: blocks[offset..<(offset + length)]), decompressedSize: rawLength
-        ) { soFar in
+        let out = unsafe try inflate(b) { soFar, rawLength in
             // The count, then the end offsets, then the document itself.
             guard soFar.count >= 4 else { return 4 }
             let count = unsafe Int(soFar.loadU32LE(at: 0))
@@ -114,31 +106,42 @@ package final class DocStoreReader: @unchecked Sendable {
     /// Every block, in document order (views into the mapped file, valid while this reader lives).
     package var compressedBlocks: [Block] {
         (0..<blockCount).map { b in
-            let e = indexBase + b * DocStoreFormat.indexEntrySize
-            let first = unsafe Int(blocks.loadU32LE(at: e))
-            let next = b + 1 < blockCount ? unsafe Int(blocks.loadU32LE(at: e + DocStoreFormat.indexEntrySize)) : docCount
-            let offset = unsafe Int(clamping: blocks.loadU64LE(at: e + 4))
-            let length = unsafe Int(blocks.loadU32LE(at: e + 12))
+            let block = entry(b)
+            let next = b + 1 < blockCount ? entry(b + 1).firstDoc : docCount
             return unsafe Block(
-                index: b, firstDoc: first, documents: max(0, next - first),
-                compressed: UnsafeRawBufferPointer(rebasing: blocks[offset..<(offset + length)]),
-                rawLength: Int(blocks.loadU32LE(at: e + 16)))
+                index: b, firstDoc: block.firstDoc, documents: max(0, next - block.firstDoc),
+                compressed: UnsafeRawBufferPointer(rebasing: blocks[block.offset..<(block.offset + block.length)]),
+                rawLength: block.rawLength)
         }
+    }
+
+    /// Block `b`'s index entry.
+    private func entry(_ b: Int) -> (firstDoc: Int, offset: Int, length: Int, rawLength: Int) {
+        let e = indexBase + b * DocStoreFormat.indexEntrySize
+        return unsafe (
+            Int(blocks.loadU32LE(at: e)), Int(clamping: blocks.loadU64LE(at: e + 4)), Int(blocks.loadU32LE(at: e + 12)),
+            Int(blocks.loadU32LE(at: e + 16))
+        )
+    }
+
+    /// Inflates block `b` with a pooled inflater, up to the length `needed` asks for given the bytes so far and the
+    /// block's raw length.
+    private func inflate(_ b: Int, needed: (UnsafeRawBufferPointer, Int) -> Int) throws(FormatError) -> [UInt8] {
+        let block = entry(b)
+        let inflater = inflaters.withLock { $0.popLast() } ?? Inflater()
+        defer { inflaters.withLock { $0.append(inflater) } }
+        return unsafe try inflater.decompressPrefix(
+            UnsafeRawBufferPointer(rebasing: blocks[block.offset..<(block.offset + block.length)]),
+            decompressedSize: block.rawLength
+        ) { unsafe needed($0, block.rawLength) }
     }
 
     /// The encoded documents of block `b`, inflated once (for re-packing a block some of whose documents are
     /// dropped), each checked to decode.
     /// - Throws: `FormatError` when the block does not decompress or a document does not decode.
     package func documents(ofBlock b: Int, schema: Schema) throws(FormatError) -> [ArraySlice<UInt8>] {
-        let e = indexBase + b * DocStoreFormat.indexEntrySize
-        let offset = unsafe Int(clamping: blocks.loadU64LE(at: e + 4))
-        let length = unsafe Int(blocks.loadU32LE(at: e + 12))
-        let rawLength = unsafe Int(blocks.loadU32LE(at: e + 16))
-        let inflater = inflaters.withLock { $0.popLast() } ?? Inflater()
-        defer { inflaters.withLock { $0.append(inflater) } }
-        let raw = unsafe try inflater.decompressPrefix(
-            UnsafeRawBufferPointer(rebasing: blocks[offset..<(offset + length)]), decompressedSize: rawLength
-        ) { _ in rawLength }
+        let raw = unsafe try inflate(b) { _, rawLength in rawLength }
+        let offset = entry(b).offset
         let count = raw.count >= 4 ? unsafe raw.withUnsafeBytes { unsafe Int($0.loadU32LE(at: 0)) } : 0
         var out: [ArraySlice<UInt8>] = []
         for local in 0..<count {
