@@ -1,9 +1,11 @@
 import LoupeAnalysis
 import LoupeAutomata
+import Synchronization
 
 /// What a query matches in each field, kept with the hits so `SearchHit.snippet` can mark it in stored text:
 /// exact terms, phrases, and the automata of fuzzy, prefix, wildcard and regex queries (so a hit found by
-/// `helo~1` marks "hello"). Excluded clauses mark nothing.
+/// `helo~1` marks "hello"). Excluded clauses mark nothing. Worked out on the first snippet asked for, so a search
+/// that shows none pays nothing.
 package final class Highlighter: Sendable {
     enum Matcher: Sendable {
         case exact([UInt8])
@@ -16,16 +18,25 @@ package final class Highlighter: Sendable {
         case phrase([[UInt8]], slop: Int, lastIsPrefix: Bool)
     }
 
-    private let schema: Schema
-    private let analyzers: AnalyzerRegistry
-    private let matchers: [String: [Matcher]]
+    private let searcher: Searcher
+    private let query: Query
+    /// The matchers per field, worked out from the query on the first snippet (most searches ask for none).
+    private let matchers = Mutex<[String: [Matcher]]?>(nil)
 
     package init(searcher: Searcher, query: Query) {
-        schema = searcher.schema
-        analyzers = searcher.analyzers
-        var matchers: [String: [Matcher]] = [:]
-        Self.collect(query, searcher, into: &matchers)
-        self.matchers = matchers
+        self.searcher = searcher
+        self.query = query
+    }
+
+    private func matchers(of field: String) -> [Matcher] {
+        matchers.withLock { cached in
+            if cached == nil {
+                var collected: [String: [Matcher]] = [:]
+                Self.collect(query, searcher, into: &collected)
+                cached = collected
+            }
+            return cached?[field] ?? []
+        }
     }
 
     private static func collect(_ query: Query, _ searcher: Searcher, into out: inout [String: [Matcher]]) {
@@ -68,10 +79,11 @@ package final class Highlighter: Sendable {
 
     /// The best snippet among the values of a field.
     func snippet(field: String, texts: [String], maxChars: Int) -> Snippet {
-        guard let entry = schema.field(named: field), let fieldMatchers = matchers[field], !fieldMatchers.isEmpty else {
+        let fieldMatchers = matchers(of: field)
+        guard let entry = searcher.schema.field(named: field), !fieldMatchers.isEmpty else {
             return Snippet.leading(texts[0], maxChars: maxChars)
         }
-        let analyzer = entry.type == .text ? analyzers.analyzer(named: entry.tokenizer) : nil
+        let analyzer = entry.type == .text ? searcher.analyzers.analyzer(named: entry.tokenizer) : nil
         var matcher = TokenMatcher(fieldMatchers)
         var best: (text: String, tokens: [Token], marks: [SnippetFragmenter.Mark])?
         for text in texts {
