@@ -125,7 +125,8 @@ public final class IndexWriter {
     @discardableResult
     public func deleteDocuments(matching query: Query) throws(IndexError) -> UInt64 {
         try checkNoFailedFlush()
-        _ = try index.searcher().compile(query)
+        // Checked against the schema alone (a searcher of no segments): the terms are looked up at commit.
+        _ = try Searcher(schema: committed.schema, segments: [], analyzers: index.analyzers).compile(query)
         opstamp += 1
         deletes.append((opstamp, query))
         return opstamp

@@ -34,7 +34,7 @@ extension WeightBuilder {
             candidates.append((term, infos, Float(tf) * idf))
         }
         candidates.sort { $0.score != $1.score ? $0.score > $1.score : $0.term.lexicographicallyPrecedes($1.term) }
-        let terms = candidates.prefix(options.maxQueryTerms).map { termWeight(field, entry, $0.term) }
+        let terms = candidates.prefix(options.maxQueryTerms).map { termWeight(field, entry, infos: $0.infos) }
         switch terms.count {
         case 0: return .empty
         case 1: return terms[0]

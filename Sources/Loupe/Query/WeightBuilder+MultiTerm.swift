@@ -169,7 +169,7 @@ extension WeightBuilder {
         var alternatives: [Weight] = []
         for e in expansions {
             alternatives.append(
-                head.isEmpty ? termWeight(field, entry, e.term) : try phraseWeight(name, head + [e.term], slop: 0))
+                head.isEmpty ? termWeight(field, entry, infos: e.infos) : try phraseWeight(name, head + [e.term], slop: 0))
         }
         switch alternatives.count {
         case 0: return .empty

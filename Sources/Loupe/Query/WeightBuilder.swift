@@ -120,7 +120,11 @@ package struct WeightBuilder {
 
     /// A BM25-scored term on a resolved field.
     func termWeight(_ field: Int, _ entry: FieldEntry, _ term: [UInt8]) -> Weight {
-        let infos = lookup(field, term)
+        termWeight(field, entry, infos: lookup(field, term))
+    }
+
+    /// A BM25-scored term whose infos per segment are already looked up.
+    func termWeight(_ field: Int, _ entry: FieldEntry, infos: [TermInfo?]) -> Weight {
         let bm25 = BM25Weight(
             docFreqs: [docFreq(infos)], totalDocs: totalDocs, totalTokens: totalTokens(field), boost: boost(field))
         return .term(Weight.TermWeight(field: field, hasFreqs: entry.record != .basic, bm25: bm25, infos: infos))
