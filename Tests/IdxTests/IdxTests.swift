@@ -47,7 +47,7 @@ import Testing
             run.out == """
                 OVERVIEW: Search an index with a query string.
 
-                USAGE: idx search DIR QUERY [--limit N] [--offset N] [--sort FIELD[:asc|desc]] [--snippet FIELD] [--count] [--and] [--json]
+                USAGE: idx search DIR QUERY [--limit N] [--offset N] [--sort FIELD[:asc|desc]] [--snippet FIELD] [--count] [--exact] [--and] [--json]
 
                 ARGUMENTS:
                   DIR                      The index folder.
@@ -59,8 +59,9 @@ import Testing
                   --sort FIELD[:asc|desc]  Order hits by a fast numeric or date field instead of by score (default desc).
                   --snippet FIELD          Print the best fragment of a stored text field with matches in [brackets].
                   --count                  Print only the number of matches.
+                  --exact                  Count every match (default: exactly up to 1,000, then "≥ N", which lets the search skip what cannot rank).
                   --and                    Words without +, -, AND or OR must all match (default: any).
-                  --json                   Print one JSON object: {"query", "count", "hits": [{"score", "doc"}]}.
+                  --json                   Print one JSON object: {"query", "count", "count_exact", "hits": [{"score", "doc"}]}.
                   -h, --help               Show this help.
 
                 Words without a field search the schema's default fields. Each hit prints its score, then its

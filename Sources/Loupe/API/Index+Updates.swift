@@ -42,14 +42,10 @@ extension Index {
     /// there is none.
     public func get(_ field: String, equals value: FieldValue) throws(IndexError) -> StoredDocument? {
         let searcher = searcher()
-        let weight = try searcher.compile(.term(field: field, value: value))
-        for (i, segment) in searcher.segments.enumerated() {
-            let scorer = weight.scorer(segment, ordinal: i)
-            var doc = scorer.doc
-            while doc != terminatedDoc {
-                if segment.deleted?.contains(doc) != true { return try searcher.document(DocAddress(segment: i, doc: doc)) }
-                doc = scorer.advance()
-            }
+        var first = DocSetCollector(limit: 1)
+        try searcher.collect(searcher.compile(.term(field: field, value: value)), into: &first)
+        for (i, documents) in first.documents.enumerated() {
+            if let doc = documents.first { return try searcher.document(DocAddress(segment: i, doc: doc)) }
         }
         return nil
     }

@@ -136,9 +136,10 @@ public final class Index: Sendable {
 
     /// Searches the current searcher (see `Searcher.search`).
     public func search(
-        _ query: Query, limit: Int = 10, offset: Int = 0, orderBy: SearchOrder = .relevance, boosts: [String: Float] = [:]
+        _ query: Query, limit: Int = 10, offset: Int = 0, orderBy: SearchOrder = .relevance, boosts: [String: Float] = [:],
+        counting: CountPolicy = .standard
     ) throws(IndexError) -> SearchResults {
-        try searcher().search(query, limit: limit, offset: offset, orderBy: orderBy, boosts: boosts)
+        try searcher().search(query, limit: limit, offset: offset, orderBy: orderBy, boosts: boosts, counting: counting)
     }
 
     /// Counts matches in the current searcher.

@@ -197,15 +197,13 @@ public final class IndexWriter {
         let searcher = Searcher(schema: committed.schema, segments: readers, analyzers: index.analyzers)
         var deleted = readers.map { $0.deleted?.bitSet(maxDoc: $0.maxDoc) ?? DocBitSet(maxDoc: $0.maxDoc) }
         for (stamp, query) in deletes {
-            let weight = try searcher.compile(query)
+            var matches = DocSetCollector()
+            try searcher.collect(searcher.compile(query), into: &matches)
             for (i, reader) in readers.enumerated() {
                 let docStamps = flushedOpstamps[reader.id]
-                let scorer = weight.scorer(reader, ordinal: i)
-                var doc = scorer.doc
-                while doc != terminatedDoc {
+                for doc in matches.documents[i] {
                     if let docStamps, docStamps[Int(doc)] > stamp { break }
                     deleted[i].insert(doc)
-                    doc = scorer.advance()
                 }
             }
         }

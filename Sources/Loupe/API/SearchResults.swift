@@ -140,10 +140,38 @@ public struct SearchHit: Sendable, Hashable {
     }
 }
 
-/// The hits of one page and the number of all matching documents.
+/// The hits of one page and the number of matching documents.
 public struct SearchResults: Sendable, Hashable {
-    /// Documents matching the query, whatever the page.
+    /// Documents matching the query, whatever the page: exact when `countIsExact`, otherwise a lower bound (the
+    /// search stopped counting once its `CountPolicy` was met).
     public let count: Int
+    /// Whether `count` is every match (see `CountPolicy`).
+    public let countIsExact: Bool
     /// The page of hits, best first.
     public let hits: [SearchHit]
+
+    package init(count: Int, countIsExact: Bool = true, hits: [SearchHit]) {
+        self.count = count
+        self.countIsExact = countIsExact
+        self.hits = hits
+    }
+}
+
+/// How many of a search's matches are counted.
+///
+/// Counting every match means visiting every match, while the best hits alone can often be found without looking
+/// at most of them: a search that need not count skips the postings blocks, and the parts of a disjunction, that
+/// cannot reach its top hits (block-max pruning and MaxScore). The hits are the same either way.
+public enum CountPolicy: Sendable, Hashable {
+    /// Every match is counted: `SearchResults.count` is exact, and nothing is skipped (except what a count known
+    /// in advance, such as a single term's document frequency, makes unnecessary).
+    case exact
+    /// Matches are counted exactly up to `n`; past that, only the best hits are sought and `count` is a lower bound
+    /// (`countIsExact` false): Lucene's `totalHitsThreshold`. The default, `.atLeast(1_000)`, is Lucene's too.
+    case atLeast(Int)
+    /// No count is needed: the hits are found as cheaply as possible and `count` is only a lower bound.
+    case hitsOnly
+
+    /// `.atLeast(1_000)`: exact for most searches, "at least 1,000" for broad ones, which then run pruned.
+    public static let standard = CountPolicy.atLeast(1_000)
 }

@@ -19,17 +19,20 @@ public final class Searcher: Sendable {
     /// Segments in the snapshot.
     public var segmentCount: Int { segments.count }
 
-    /// The best `limit` hits after skipping `offset`, and the total number of matches.
+    /// The best `limit` hits after skipping `offset`, and the number of matches.
     ///
     /// - Parameters:
     ///   - orderBy: `.relevance` (BM25, best first) or a fast numeric, date or bool field; ties go to the earlier
     ///     document.
     ///   - boosts: per-field factors multiplying the scores of every leaf query on that field (`["title": 2]`).
+    ///   - counting: how far matches are counted (`.standard`: exactly up to 1,000, then "at least"); sorting by a
+    ///     field always counts exactly.
     /// - Throws: `IndexError` `.invalidQuery` for fields the schema lacks or values of the wrong type;
-    ///   `.invalidArgument` for a bad limit, offset, boost or sort field; `.corruption` if a stored document
-    ///   cannot be read.
+    ///   `.invalidArgument` for a bad limit, offset, count limit, boost or sort field; `.corruption` if a stored
+    ///   document or the postings cannot be read.
     public func search(
-        _ query: Query, limit: Int = 10, offset: Int = 0, orderBy: SearchOrder = .relevance, boosts: [String: Float] = [:]
+        _ query: Query, limit: Int = 10, offset: Int = 0, orderBy: SearchOrder = .relevance, boosts: [String: Float] = [:],
+        counting: CountPolicy = .standard
     ) throws(IndexError) -> SearchResults {
         guard limit >= 0, offset >= 0 else {
             throw IndexError(.invalidArgument, "limit and offset must be ≥ 0 (got limit \(limit), offset \(offset))")
@@ -38,52 +41,50 @@ public final class Searcher: Sendable {
         guard !overflow else {
             throw IndexError(.invalidArgument, "limit + offset overflows (limit \(limit), offset \(offset))")
         }
+        let countLimit: Int
+        switch counting {
+        case .exact: countLimit = .max
+        case .atLeast(let n):
+            guard n >= 0 else { throw IndexError(.invalidArgument, "a count limit must be ≥ 0 (got \(n))") }
+            countLimit = n
+        case .hitsOnly: countLimit = 0
+        }
         let weight = try WeightBuilder(searcher: self, boosts: boosts).build(query)
         let highlighter = Highlighter(searcher: self, query: query)
         switch orderBy {
         case .relevance:
-            let (count, entries) = collectByScore(weight, k: k)
+            var top = TopDocsCollector(k: k, countLimit: countLimit)
+            try collect(weight, into: &top)
             var hits: [SearchHit] = []
-            for entry in entries.dropFirst(offset) {
+            for entry in top.sorted().dropFirst(offset) {
                 hits.append(SearchHit(score: entry.score, document: try document(entry.address), highlighter: highlighter))
             }
-            return SearchResults(count: count, hits: hits)
+            return SearchResults(count: top.count, countIsExact: top.countIsExact, hits: hits)
         case .ascending(let field), .descending(let field):
             let sort = try FieldSort(schema: schema, field: field, descending: orderBy != .ascending(field))
-            let (count, entries) = sort.collect(weight, segments: segments, k: k)
+            var top = sort.collector(k: k)
+            try collect(weight, into: &top)
             var hits: [SearchHit] = []
-            for entry in entries.dropFirst(offset) {
+            for entry in top.sorted().dropFirst(offset) {
                 hits.append(
                     SearchHit(
                         score: entry.score, document: try document(entry.address), sortValue: entry.value.map(sort.fieldValue),
                         highlighter: highlighter))
             }
-            return SearchResults(count: count, hits: hits)
+            return SearchResults(count: top.count, hits: hits)
         }
     }
 
-    private func collectByScore(_ weight: Weight, k: Int) -> (Int, [TopDocs.Entry]) {
-        var top = TopDocs(k: k)
-        var count = 0
-        var scratch = Union.Scratch()
-        for (i, segment) in segments.enumerated() {
-            let deleted = segment.deleted
-            let unioned = weight.withUnion(segment, ordinal: i) { terms, mixed, excluded in
-                if let terms {
-                    return Union.collect(terms, excluding: excluded, deleted: deleted, segment: i, into: &top, scratch: &scratch)
-                }
-                return Union.collect(mixed, excluding: excluded, deleted: deleted, segment: i, into: &top, scratch: &scratch)
-            }
-            count += unioned ?? collectTopDocs(weight.scorer(segment, ordinal: i), segment: i, deleted: deleted, into: &top)
-        }
-        return (count, top.sorted())
+    /// Runs `weight` over every segment into `collector`.
+    package func collect<C: Collector>(_ weight: Weight, into collector: inout C) throws(IndexError) {
+        try SegmentSearch.run(weight, over: segments, into: &collector)
     }
 
     /// The number of documents matching `query`, without scoring.
     public func count(_ query: Query) throws(IndexError) -> Int {
-        let weight = try compile(query)
-        var scratch = Union.Scratch()
-        return segments.enumerated().reduce(0) { $0 + weight.count($1.element, ordinal: $1.offset, scratch: &scratch) }
+        var counter = CountCollector()
+        try collect(compile(query), into: &counter)
+        return counter.count
     }
 
     /// Parses a query string (tantivy syntax plus fuzzy, prefix and wildcard words; see Docs/QUERY-SYNTAX.md)
@@ -104,7 +105,7 @@ public final class Searcher: Sendable {
         idField: String, id: FieldValue, fields: [String] = [], limit: Int = 10, options: MoreLikeThisOptions = .init()
     ) throws(IndexError) -> SearchResults {
         let source = Query.term(field: idField, value: id)
-        let found = try search(source, limit: 1)
+        let found = try search(source, limit: 1, counting: .hitsOnly)
         guard let hit = found.hits.first else {
             throw IndexError(.notFound, "no document has \(idField) = \(id)", context: .init(field: idField))
         }

@@ -14,7 +14,7 @@ struct FieldSort {
         var address: DocAddress
     }
 
-    private enum Ascending: HeapOrder {
+    fileprivate enum Ascending: HeapOrder {
         static func worse(_ a: Entry, _ b: Entry) -> Bool {
             switch (a.value, b.value) {
             case (nil, nil): return a.address > b.address
@@ -25,7 +25,7 @@ struct FieldSort {
         }
     }
 
-    private enum Descending: HeapOrder {
+    fileprivate enum Descending: HeapOrder {
         static func worse(_ a: Entry, _ b: Entry) -> Bool {
             switch (a.value, b.value) {
             case (nil, nil): return a.address > b.address
@@ -52,33 +52,61 @@ struct FieldSort {
         self.descending = descending
     }
 
-    /// The live match count and the best `k` entries, best first.
-    func collect(_ weight: Weight, segments: [SegmentReader], k: Int) -> (Int, [Entry]) {
-        if descending {
-            var heap = BoundedHeap<Descending>(k: k)
-            let count = run(weight, segments) { heap.offer($0) }
-            return (count, heap.sorted())
-        }
-        var heap = BoundedHeap<Ascending>(k: k)
-        let count = run(weight, segments) { heap.offer($0) }
-        return (count, heap.sorted())
-    }
+    /// A collector of the best `k` entries by this order, and of the match count.
+    func collector(k: Int) -> Top { Top(sort: self, k: k) }
 
-    private func run(_ weight: Weight, _ segments: [SegmentReader], _ offer: (Entry) -> Void) -> Int {
-        var count = 0
-        for (i, segment) in segments.enumerated() {
-            let column = segment.fast.column(field)
-            let scorer = weight.scorer(segment, ordinal: i)
-            var doc = scorer.doc
-            while doc != terminatedDoc {
-                if segment.deleted?.contains(doc) != true {
-                    count += 1
-                    offer(Entry(score: scorer.score(), value: column?.first(doc), address: DocAddress(segment: i, doc: doc)))
+    /// The best `k` matches by the field (both orders keep a heap of their own type, so each specializes).
+    struct Top: Collector {
+        let sort: FieldSort
+        private var ascending: BoundedHeap<Ascending>
+        private var descending: BoundedHeap<Descending>
+        private(set) var count = 0
+
+        init(sort: FieldSort, k: Int) {
+            self.sort = sort
+            ascending = BoundedHeap(k: sort.descending ? 0 : k)
+            descending = BoundedHeap(k: sort.descending ? k : 0)
+        }
+
+        struct Segment: SegmentCollector {
+            let ordinal: Int
+            let column: FastColumn?
+            let descending: Bool
+            fileprivate var ascending: BoundedHeap<Ascending>
+            fileprivate var descendingHeap: BoundedHeap<Descending>
+            var count = 0
+
+            var needsMatches: Bool { true }
+            var threshold: Float { -.infinity }
+            mutating func setMatchCount(_ count: Int) {}
+
+            mutating func collect(_ block: borrowing ScoreBlock) {
+                count += block.count
+                for i in 0..<block.count {
+                    let doc = unsafe block.docs[i]
+                    let entry = Entry(
+                        score: unsafe Float(block.scores[i]), value: column?.first(doc), address: DocAddress(segment: ordinal, doc: doc))
+                    if descending { descendingHeap.offer(entry) } else { ascending.offer(entry) }
                 }
-                doc = scorer.advance()
             }
         }
-        return count
+
+        var needsScores: Bool { true }
+
+        func segmentCollector(ordinal: Int, segment: SegmentReader) -> Segment {
+            Segment(
+                ordinal: ordinal, column: segment.fast.column(sort.field), descending: sort.descending,
+                ascending: BoundedHeap(k: ascending.k), descendingHeap: BoundedHeap(k: descending.k))
+        }
+
+        mutating func merge(_ segment: Segment) {
+            count += segment.count
+            for entry in segment.ascending.sorted() { ascending.offer(entry) }
+            for entry in segment.descendingHeap.sorted() { descending.offer(entry) }
+        }
+
+        /// The kept entries, best first.
+        func sorted() -> [Entry] { sort.descending ? descending.sorted() : ascending.sorted() }
     }
 
     /// A mapped value back as the field's value.

@@ -69,84 +69,83 @@ package struct BoundedHeap<Order: HeapOrder> {
     }
 }
 
-/// Keeps the k best (score, address) pairs seen. Ties go to the lower address (earlier segment, lower
-/// document), as in tantivy.
-package struct TopDocs {
+/// The k best hits by score, and how many matches there are. Ties go to the lower address (earlier segment, lower
+/// document), as in tantivy. Matches are counted exactly up to `countLimit`; past it (and once k hits are kept)
+/// the collector's threshold lets the driver prune, and the count becomes a lower bound.
+package struct TopDocsCollector: Collector {
     package struct Entry {
         package var score: Float
         package var address: DocAddress
     }
 
-    private enum ByScore: HeapOrder {
+    fileprivate enum ByScore: HeapOrder {
         @inline(__always) static func worse(_ a: Entry, _ b: Entry) -> Bool {
             a.score < b.score || (a.score == b.score && a.address > b.address)
         }
     }
 
     private var heap: BoundedHeap<ByScore>
+    private let countLimit: Int
+    /// Matches counted so far.
+    package private(set) var count = 0
+    /// False once a segment's matches were counted only up to the limit.
+    package private(set) var countIsExact = true
 
-    package init(k: Int) {
+    /// - Parameter countLimit: matches to count exactly (`.max`: all of them, so nothing is pruned; 0: none).
+    package init(k: Int, countLimit: Int) {
         heap = BoundedHeap(k: k)
+        self.countLimit = countLimit
     }
 
-    /// A document scoring at most this cannot enter the kept hits any more (documents arrive in increasing
-    /// order, so a tie loses to the document already kept); -infinity until `k` hits are kept.
-    @inline(__always)
-    package var entryThreshold: Float { heap.worstWhenFull?.score ?? -.infinity }
+    package struct Segment: SegmentCollector {
+        fileprivate var heap: BoundedHeap<ByScore>
+        let ordinal: Int
+        /// A match must score above this to enter the hits the earlier segments left.
+        let floor: Float
+        /// Matches counted before this segment.
+        let before: Int
+        let countLimit: Int
+        var count = 0
+        var countKnown = false
 
-    @inline(__always)
-    package mutating func offer(_ score: Float, _ address: DocAddress) {
-        heap.offer(Entry(score: score, address: address))
+        package var needsMatches: Bool { true }
+
+        package var threshold: Float {
+            guard countKnown || before &+ count >= countLimit else { return -.infinity }
+            return max(floor, heap.worstWhenFull?.score ?? -.infinity)
+        }
+
+        package mutating func setMatchCount(_ count: Int) {
+            self.count = count
+            countKnown = true
+        }
+
+        package mutating func collect(_ block: borrowing ScoreBlock) {
+            if !countKnown { count += block.count }
+            var entry = max(floor, heap.worstWhenFull?.score ?? -.infinity)
+            for i in 0..<block.count {
+                let score = unsafe Float(block.scores[i])
+                guard score > entry else { continue }
+                heap.offer(Entry(score: score, address: DocAddress(segment: ordinal, doc: unsafe block.docs[i])))
+                entry = max(floor, heap.worstWhenFull?.score ?? -.infinity)
+            }
+        }
+    }
+
+    package var needsScores: Bool { true }
+
+    package func segmentCollector(ordinal: Int, segment: SegmentReader) -> Segment {
+        Segment(
+            heap: BoundedHeap(k: heap.k), ordinal: ordinal, floor: heap.worstWhenFull?.score ?? -.infinity, before: count,
+            countLimit: countLimit)
+    }
+
+    package mutating func merge(_ segment: Segment) {
+        for entry in segment.heap.sorted() { heap.offer(entry) }
+        count += segment.count
+        if !segment.countKnown && count >= countLimit && countLimit != .max { countIsExact = false }
     }
 
     /// The kept hits, best first.
     package func sorted() -> [Entry] { heap.sorted() }
-}
-
-/// Drives a scorer to exhaustion, feeding every live match to the top-k heap and counting them.
-/// Generic over the scorer so the loop specializes for the concrete root type; deleted documents are skipped here,
-/// at collection, so no scorer needs to know about them.
-package func collectTopDocs<S: Scorer>(_ scorer: S, segment: Int, deleted: DeletedDocs?, into top: inout TopDocs) -> Int {
-    guard let deleted else { return collectTopDocs(scorer, segment: segment, into: &top) { _ in false } }
-    return collectTopDocs(scorer, segment: segment, into: &top) { deleted.contains($0) }
-}
-
-/// The collection loop, with the deletion test inlined (a constant `false` without deletions).
-@inline(__always)
-private func collectTopDocs<S: Scorer>(
-    _ scorer: S, segment: Int, into top: inout TopDocs, isDeleted: (DocID) -> Bool
-) -> Int {
-    var count = 0
-    var threshold = top.entryThreshold
-    var doc = scorer.doc
-    while doc != terminatedDoc {
-        if !isDeleted(doc) {
-            count += 1
-            let score = scorer.score()
-            if score > threshold {
-                top.offer(score, DocAddress(segment: segment, doc: doc))
-                threshold = top.entryThreshold
-            }
-        }
-        doc = scorer.advance()
-    }
-    return count
-}
-
-/// Counts a scorer's live matches without scoring them.
-package func countDocs<S: Scorer>(_ scorer: S, deleted: DeletedDocs?) -> Int {
-    var count = 0
-    var doc = scorer.doc
-    if let deleted {
-        while doc != terminatedDoc {
-            if !deleted.contains(doc) { count += 1 }
-            doc = scorer.advance()
-        }
-        return count
-    }
-    while doc != terminatedDoc {
-        count += 1
-        doc = scorer.advance()
-    }
-    return count
 }

@@ -129,10 +129,10 @@ package struct SegmentMerger {
         _ deltas: inout [UInt32]
     ) {
         let segment = segments[s]
-        let postings = unsafe PostingsCursor(file: segment.postings.bytes, info: info, hasFreqs: hasFreqs)
+        let postings = unsafe PostingsCursor(file: segment.postings.bytes, info: info, hasFreqs: hasFreqs, maxDoc: segment.maxDoc)
         let positions = unsafe PositionsCursor(file: segment.positions.bytes, offset: info.positionsOffset)
         var buffer: [UInt32] = []
-        var doc = unsafe postings.doc
+        var doc = postings.doc
         while doc != terminatedDoc {
             let id = newIDs[s][Int(doc)]
             if id >= 0 {

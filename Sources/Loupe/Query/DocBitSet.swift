@@ -17,12 +17,12 @@ package struct DocBitSet: Sendable {
         words[Int(doc >> 6)] & (1 << UInt64(doc & 63)) != 0
     }
 
-    /// Adds every document of a postings list.
+    /// Adds every document of a postings list (whose ids the cursor checked against the segment's `maxDoc`), a
+    /// decoded block at a time.
     package mutating func insert(_ postings: PostingsCursor) {
-        var doc = unsafe postings.doc
-        while doc != terminatedDoc, Int(doc) < maxDoc {
-            insert(doc)
-            doc = postings.advance()
+        while postings.doc != terminatedDoc {
+            for i in postings.cursor..<postings.blockCount { insert(postings.doc(at: i)) }
+            postings.consume(postings.blockCount - postings.cursor)
         }
     }
 

@@ -59,7 +59,7 @@ package struct WeightBuilder {
             return try booleanWeight(clauses, minimumShouldMatch: minimumShouldMatch)
         case .boost(let inner, let factor):
             guard factor.isFinite else { throw IndexError(.invalidQuery, "boost must be finite (got \(factor))") }
-            return .boost(try build(inner), factor)
+            return try build(inner).scaled(by: factor)
         case .constantScore(let inner, let score):
             guard score.isFinite else { throw IndexError(.invalidQuery, "constant score must be finite (got \(score))") }
             return .constant(try build(inner), score)

@@ -84,3 +84,15 @@ package typealias DocID = UInt32
 
 /// Past-the-end sentinel: a doc set that is exhausted reports this.
 package let terminatedDoc: DocID = .max
+
+/// Damage found in one of a segment's files while reading it lazily (a postings block that does not decode, say):
+/// cursors record it and stop; the search that met it throws it as an `IndexError` naming the file.
+package struct SegmentDamage: Error, Sendable {
+    package var component: SegmentComponent
+    package var error: FormatError
+
+    package init(_ component: SegmentComponent, _ error: FormatError) {
+        self.component = component
+        self.error = error
+    }
+}

@@ -59,10 +59,10 @@ extension SegmentReader {
             }
             previous = key
             let info = cursor.info
-            let postings = unsafe PostingsCursor(file: self.postings.bytes, info: info, hasFreqs: hasFreqs)
+            let postings = unsafe PostingsCursor(file: self.postings.bytes, info: info, hasFreqs: hasFreqs, maxDoc: maxDoc)
             var count = 0
             var last: Int64 = -1
-            var doc = unsafe postings.doc
+            var doc = postings.doc
             while doc != terminatedDoc {
                 if Int64(doc) <= last || Int(doc) >= maxDoc {
                     problem(

@@ -26,15 +26,35 @@ import Testing
         #expect(lines[2].hasSuffix(" ms)"))
     }
 
+    @Test func broadSearchesCountAtLeastAThousandUnlessExact() throws {
+        let folder = try TemporaryFolder()
+        let schema = try folder.file("schema.json", Fixtures.schema)
+        let lines = (0..<1_500).map { #"{"id": "d\#($0)", "title": "common words \#($0 % 7 == 0 ? "rare" : "")"}"# }
+        let corpus = try folder.file("docs.jsonl", lines.joined(separator: "\n") + "\n")
+        #expect(IdxRun(["index", folder.subpath("index"), corpus, "--schema", schema]).code == .success)
+        let broad = IdxRun(["search", folder.subpath("index"), "common rare", "--limit", "1"])
+        let summary = try #require(broad.out.split(separator: "\n").last)
+        #expect(summary.hasPrefix("≥ "), "\(summary)")
+        let lowerBound = try #require(Int(summary.dropFirst(2).prefix { $0.isNumber }))
+        #expect((1_000...1_500).contains(lowerBound))
+        let exact = IdxRun(["search", folder.subpath("index"), "common rare", "--limit", "1", "--exact"])
+        #expect(exact.out.split(separator: "\n").last?.hasPrefix("1500 matches, showing 1–1 (") == true)
+        let json = try IdxRun(["search", folder.subpath("index"), "common rare", "--json"]).json()
+        #expect(json["count_exact"] as? Bool == false)
+        // The top hit is the same either way: a "rare" title scores higher.
+        #expect(broad.out.split(separator: "\n").first?.split(separator: "  ").dropFirst().first
+            == exact.out.split(separator: "\n").first?.split(separator: "  ").dropFirst().first)
+    }
+
     @Test func jsonOutputParsesBack() throws {
         let folder = try Fixtures.indexedFolder()
         let run = IdxRun(["search", folder.subpath("index"), "title:heat", "--json"])
         #expect(run.code == .success)
-        #expect(run.out.hasPrefix(#"{"query": "title:heat", "count": 2, "hits": [{"score": "#))
+        #expect(run.out.hasPrefix(#"{"query": "title:heat", "count": 2, "count_exact": true, "hits": [{"score": "#))
         #expect(run.out.hasSuffix("}\n") && run.out.filter { $0 == "\n" }.count == 1)
 
         let json = try run.json()
-        #expect(Set(json.keys) == ["query", "count", "hits"])
+        #expect(Set(json.keys) == ["query", "count", "count_exact", "hits"])
         #expect(json["query"] as? String == "title:heat")
         #expect(json["count"] as? Int == 2)
         let hits = try #require(json["hits"] as? [[String: Any]])

@@ -25,6 +25,16 @@ import TestSupport
         }
     }
 
+    /// Compares the exactly counted top-10 with tantivy's, and the pruned top-10 (no count) with it.
+    static func check(_ index: Index, _ query: Query, _ golden: Golden) throws {
+        let exact = try index.search(query, limit: 10, counting: .exact)
+        check(exact, golden)
+        #expect(exact.countIsExact)
+        let pruned = try index.search(query, limit: 10, counting: .hitsOnly)
+        let summary = { (r: SearchResults) in r.hits.map { "\($0.document.string("id") ?? "?"):\($0.score)" } }
+        #expect(summary(pruned) == summary(exact), "pruned top-10 of \(golden.query)")
+    }
+
     /// Compares one result list with tantivy's. Scores must agree to 1e-5 relative; documents must agree except
     /// where tantivy's own scores tie (then the order among equals may be any, so compare as sets of score groups).
     static func check(_ results: SearchResults, _ golden: Golden) {
@@ -43,7 +53,7 @@ import TestSupport
         var compared = 0
         for golden in try Self.load("movies.bm25.golden.tsv") {
             let query = try index.parseQuery(golden.query)
-            Self.check(try index.search(query, limit: 10), golden)
+            try Self.check(index, query, golden)
             #expect(try index.count(query) == golden.count, "count-only of \(golden.query)")
             compared += 1
         }
@@ -70,7 +80,7 @@ import TestSupport
         #expect(goldens.count == 30)
         for golden in goldens {
             let spec = try JSONSerialization.jsonObject(with: Data(golden.query.utf8))
-            Self.check(try index.search(try Self.query(spec), limit: 10), golden)
+            try Self.check(index, Self.query(spec), golden)
         }
     }
 

@@ -53,7 +53,7 @@ import TestSupport
         for (t, info) in zip(terms, infos) {
             #expect(info.docFreq == UInt32(t.docs.count))
             // Full scan.
-            let cursor = PostingsCursor(file: postings.slice.bytes, info: info, hasFreqs: record != .basic)
+            let cursor = PostingsCursor(file: postings.slice.bytes, info: info, hasFreqs: record != .basic, maxDoc: maxDoc)
             let positionsCursor = PositionsCursor(file: positions.slice.bytes, offset: info.positionsOffset)
             var i = 0
             var scratch = [UInt32](repeating: 0, count: 512)
@@ -69,7 +69,7 @@ import TestSupport
                     #expect(ok)
                     #expect(Array(scratch[..<tf]) == t.positions[i], "seed \(seed) doc \(doc)")
                 }
-                if let bound = cursor.blockBound {
+                if let bound = cursor.blockBounds(from: doc, through: doc) {
                     #expect(bound.minNorm <= norms[Int(doc)])
                     #expect(bound.maxTF >= min(cursor.termFrequency, 254))
                 }
@@ -78,7 +78,7 @@ import TestSupport
             }
             #expect(i == t.docs.count, "seed \(seed)")
             // Random increasing seeks land on the first document ≥ target.
-            let seeker = PostingsCursor(file: postings.slice.bytes, info: info, hasFreqs: record != .basic)
+            let seeker = PostingsCursor(file: postings.slice.bytes, info: info, hasFreqs: record != .basic, maxDoc: maxDoc)
             var target: UInt32 = 0
             while true {
                 target += UInt32.random(in: 1...300, using: &rng)

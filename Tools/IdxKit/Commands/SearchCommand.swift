@@ -18,10 +18,13 @@ struct SearchCommand: Command {
                 help: "Order hits by a fast numeric or date field instead of by score (default desc)."),
             OptionSpec(name: "snippet", valueName: "FIELD", help: "Print the best fragment of a stored text field with matches in [brackets]."),
             OptionSpec(name: "count", valueName: nil, help: "Print only the number of matches."),
+            OptionSpec(
+                name: "exact", valueName: nil,
+                help: "Count every match (default: exactly up to 1,000, then \"≥ N\", which lets the search skip what cannot rank)."),
             OptionSpec(name: "and", valueName: nil, help: "Words without +, -, AND or OR must all match (default: any)."),
             OptionSpec(
                 name: "json", valueName: nil,
-                help: "Print one JSON object: {\"query\", \"count\", \"hits\": [{\"score\", \"doc\"}]}."),
+                help: "Print one JSON object: {\"query\", \"count\", \"count_exact\", \"hits\": [{\"score\", \"doc\"}]}."),
         ],
         discussion: """
             Words without a field search the schema's default fields. Each hit prints its score, then its
@@ -37,6 +40,7 @@ struct SearchCommand: Command {
     let order: SearchOrder
     let snippetField: String?
     let countOnly: Bool
+    let counting: CountPolicy
     let conjunction: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
@@ -47,6 +51,7 @@ struct SearchCommand: Command {
         json = arguments.flag("json")
         snippetField = arguments.value("snippet")
         countOnly = arguments.flag("count")
+        counting = arguments.flag("exact") ? .exact : .standard
         conjunction = arguments.flag("and")
         order = try Self.sortOrder(arguments.value("sort"))
     }
@@ -73,7 +78,7 @@ struct SearchCommand: Command {
             return
         }
         let results = try failing { () throws(IndexError) in
-            try index.search(parse(index), limit: limit, offset: offset, orderBy: order)
+            try index.search(parse(index), limit: limit, offset: offset, orderBy: order, counting: counting)
         }
         let elapsed = clock.now - start
         let idField = index.schema.idField
@@ -88,7 +93,8 @@ struct SearchCommand: Command {
             }
             console.out.line(
                 JSONText.object([
-                    ("query", JSONText.string(query)), ("count", String(results.count)), ("hits", JSONText.array(hits)),
+                    ("query", JSONText.string(query)), ("count", String(results.count)),
+                    ("count_exact", results.countIsExact ? "true" : "false"), ("hits", JSONText.array(hits)),
                 ]))
             return
         }
@@ -99,8 +105,9 @@ struct SearchCommand: Command {
             }
         }
         let shown = results.hits.isEmpty ? "" : ", showing \(offset + 1)–\(offset + results.hits.count)"
+        let count = results.countIsExact ? "\(results.count)" : "≥ \(results.count)"
         console.out.line(
-            "\(results.count) match\(results.count == 1 ? "" : "es")\(shown) (\(Format.milliseconds(elapsed)))")
+            "\(count) match\(results.count == 1 && results.countIsExact ? "" : "es")\(shown) (\(Format.milliseconds(elapsed)))")
     }
 
     private func parse(_ index: Index) throws(IndexError) -> Query {

@@ -8,7 +8,8 @@ import LoupeCodec
 @safe
 package final class PositionsCursor {
     private let file: UnsafeRawBufferPointer
-    private let total: Int
+    /// Positions in the stream: Σ tf over the term's documents.
+    package let total: Int
     private let fullBlocks: Int
     private let buffer: UnsafeMutablePointer<UInt32>
     /// Block held in `buffer` (-1: none; `fullBlocks`: the tail).
@@ -16,24 +17,41 @@ package final class PositionsCursor {
     /// Block whose header is at `nextOffset`.
     private var nextBlock = 0
     private var nextOffset: Int
-    private var damaged = false
+    /// The first inconsistency found while decoding; no read succeeds after it.
+    package private(set) var damage: SegmentDamage?
 
     package init(file: UnsafeRawBufferPointer, offset: UInt64) {
         unsafe self.file = unsafe file
-        var reader = unsafe ByteReader(file, offset: Int(clamping: offset))
-        let count = (try? reader.readVInt()).map { Int(clamping: $0) }
+        let start = Int(clamping: offset)
+        var count: Int?
+        var next = start
+        if start <= file.count {
+            var reader = unsafe ByteReader(file, offset: start)
+            count = (try? reader.readVInt()).map { Int(clamping: $0) }
+            next = reader.offset
+        }
         total = count ?? 0
-        damaged = count == nil
         fullBlocks = total / PositionsFormat.blockLength
-        nextOffset = reader.offset
-        unsafe buffer = .allocate(capacity: max(PositionsFormat.blockLength, total % PositionsFormat.blockLength))
+        nextOffset = next
+        unsafe buffer = .allocate(capacity: PositionsFormat.blockLength)
+        if count == nil { damage = SegmentDamage(.positions, .malformed(offset: start, reason: "no positions stream at byte \(start)")) }
     }
 
     deinit { unsafe buffer.deallocate() }
 
+    /// Whether the stream holds at least `count` positions (a document's tf, before buffers are sized for it);
+    /// records `damage` when it does not.
+    package func canHold(_ count: Int) -> Bool {
+        count <= total || fail(at: nextOffset, "a document's \(count) positions exceed the stream's \(total)")
+    }
+
     /// Writes the `count` absolute positions starting at stream ordinal `ordinal` into `out`.
-    /// Ordinals must not decrease between calls. Returns false if the stream is damaged.
+    /// Ordinals must not decrease between calls. Returns false (and records `damage`) if the stream is damaged or
+    /// shorter than asked.
     package func read(ordinal: UInt32, count: Int, into out: UnsafeMutablePointer<UInt32>) -> Bool {
+        guard Int(ordinal) + count <= total else {
+            return fail(at: nextOffset, "a document's positions run past the stream's \(total)")
+        }
         var position: UInt32 = 0
         var o = Int(ordinal)
         for i in 0..<count {
@@ -47,22 +65,26 @@ package final class PositionsCursor {
     }
 
     private func decode(_ block: Int) -> Bool {
-        guard !damaged, block >= nextBlock, block <= fullBlocks, let base = unsafe file.baseAddress else { return false }
+        guard damage == nil, let base = unsafe file.baseAddress else { return false }
+        guard block >= nextBlock, block <= fullBlocks else { return fail(at: nextOffset, "positions read out of order") }
         while nextBlock < block {
-            guard unsafe nextOffset < file.count else { return fail() }
+            guard unsafe nextOffset < file.count else { return fail(at: nextOffset, "block \(nextBlock) is past the end") }
             unsafe nextOffset += 1 + BitPacker128.packedByteCount(width: Int(file.load(fromByteOffset: nextOffset, as: UInt8.self)))
             nextBlock += 1
         }
-        guard unsafe nextOffset < file.count || block == fullBlocks else { return fail() }
+        guard unsafe nextOffset < file.count || block == fullBlocks else { return fail(at: nextOffset, "block \(block) is past the end") }
         if block < fullBlocks {
             let width = unsafe Int(file.load(fromByteOffset: nextOffset, as: UInt8.self))
-            guard width <= 32, unsafe nextOffset + 1 + BitPacker128.packedByteCount(width: width) <= file.count else { return fail() }
+            guard width <= 32, unsafe nextOffset + 1 + BitPacker128.packedByteCount(width: width) <= file.count else {
+                return fail(at: nextOffset, "block \(block) runs past the end")
+            }
             unsafe BitPacker128.unpack(base + nextOffset + 1, width: width, into: buffer)
             nextOffset += 1 + BitPacker128.packedByteCount(width: width)
         } else {
+            guard unsafe nextOffset <= file.count else { return fail(at: nextOffset, "the tail is past the end") }
             var reader = unsafe ByteReader(file, offset: nextOffset)
             for i in 0..<(total - fullBlocks * PositionsFormat.blockLength) {
-                guard let v = try? reader.readVInt32() else { return fail() }
+                guard let v = try? reader.readVInt32() else { return fail(at: reader.offset, "unreadable tail position") }
                 unsafe buffer[i] = v
             }
             nextOffset = reader.offset
@@ -72,8 +94,9 @@ package final class PositionsCursor {
         return true
     }
 
-    private func fail() -> Bool {
-        damaged = true
+    @inline(never)
+    private func fail(at offset: Int, _ reason: String) -> Bool {
+        if damage == nil { damage = SegmentDamage(.positions, .malformed(offset: offset, reason: reason)) }
         return false
     }
 }

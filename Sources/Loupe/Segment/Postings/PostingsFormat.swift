@@ -24,6 +24,13 @@ package enum PostingsFormat {
     /// Documents per bitpacked block: tantivy's and Lucene ≤ 9's choice, the unit of SIMD unpacking and skipping.
     package static let blockLength = 128
     package static let skipEntrySize = 16
+    /// Offsets of the fields inside a skip entry.
+    package static let blockOffsetOffset = 4
+    package static let positionsUpToOffset = 8
+    package static let docBitsOffset = 12
+    package static let tfBitsOffset = 13
+    package static let minNormOffset = 14
+    package static let maxTFOffset = 15
     /// maxTF saturates here; a saturated bound is treated as unbounded tf.
     package static let saturatedTF: UInt8 = 255
 }

@@ -6,7 +6,7 @@
 /// decoded only for documents in the intersection, into buffers the scorer owns and reuses, so matching a
 /// document allocates nothing.
 @safe
-package final class PhraseScorer: Scorer {
+package final class PhraseScorer: DocAtATimeScorer {
     private let postings: [PostingsCursor]
     private let positions: [PositionsCursor]
     /// Position of each term inside the phrase.
@@ -19,12 +19,14 @@ package final class PhraseScorer: Scorer {
     private var capacities: [Int]
     @exclusivity(unchecked) private var phraseFrequency: UInt32 = 0
     package private(set) var doc: DocID = 0
+    package let scoring: Bool
 
     /// - Parameter terms: each term's postings and positions cursors with its offset in the phrase.
     package init(
         terms: [(postings: PostingsCursor, positions: PositionsCursor, offset: UInt32)], slop: UInt32,
-        norms: FieldNormsReader.Column?, bm25: BM25Weight
+        norms: FieldNormsReader.Column?, bm25: BM25Weight, scoring: Bool
     ) {
+        self.scoring = scoring
         let sorted = terms.sorted { $0.postings.documentFrequency < $1.postings.documentFrequency }
         postings = sorted.map(\.postings)
         positions = sorted.map(\.positions)
@@ -34,28 +36,39 @@ package final class PhraseScorer: Scorer {
         self.bm25 = bm25
         capacities = Array(repeating: 16, count: sorted.count)
         unsafe buffers = unsafe (0..<sorted.count).map { _ in .allocate(capacity: 16) }
-        doc = unsafe postings.isEmpty ? terminatedDoc : settle(from: postings[0].doc)
+        doc = postings.isEmpty ? terminatedDoc : settle(from: postings[0].doc)
     }
 
     deinit {
         for unsafe buffer in unsafe buffers { unsafe buffer.deallocate() }
     }
 
-    package func advance() -> DocID {
+    package var cost: Int { postings.first?.documentFrequency ?? 0 }
+
+    package var damage: SegmentDamage? {
+        for p in postings { if let d = p.damage { return d } }
+        for p in positions { if let d = p.damage { return d } }
+        return nil
+    }
+
+    package func next() -> DocID {
         guard doc != terminatedDoc else { return doc }
         doc = settle(from: postings[0].advance())
         return doc
     }
 
-    package func seek(_ target: DocID) -> DocID {
+    package func advance(to target: DocID) -> DocID {
         guard doc < target else { return doc }
         doc = settle(from: postings[0].seek(target))
         return doc
     }
 
-    package func score() -> Float {
+    package func currentScore() -> Float {
         bm25.score(normCode: norms.map { $0.code(doc) } ?? 0, termFrequency: unsafe phraseFrequency)
     }
+
+    /// The phrase frequency can be anything, so the bound is BM25's limit for an unbounded tf.
+    package func maxScore(from target: DocID, through last: DocID) -> Float { paddedBound(bm25.weight) }
 
     /// From candidate `start` (the lead cursor's document), the first document where every term is present and
     /// the phrase occurs.
@@ -83,6 +96,7 @@ package final class PhraseScorer: Scorer {
     private func countPhrases() -> UInt32 {
         for i in postings.indices {
             let tf = Int(postings[i].termFrequency)
+            guard positions[i].canHold(tf) else { return 0 }
             if capacities[i] < tf {
                 unsafe buffers[i].deallocate()
                 unsafe buffers[i] = .allocate(capacity: tf)

@@ -1,0 +1,64 @@
+/// Runs a weight over a searcher's segments into a collector: the one loop every search goes through.
+///
+/// Per segment it asks the weight for a count it knows without reading postings, builds the scorer tree, and
+/// either counts (a collector that needs no matches) or pulls blocks of matches out of the root, drops the deleted
+/// ones — the only place deletes are applied to matches — and hands the rest to the segment's collector. The loop
+/// is generic over the collector, so its per-document work specializes; the scorer is called once per block.
+///
+/// When the collector's threshold rises above -infinity, the loop prunes: it asks the root for the region its
+/// bounds cover (a postings block for a term; where every clause's bound holds for a boolean), skips a region
+/// whose bound cannot beat the threshold without decoding it, and passes the threshold down so a union can run
+/// MaxScore inside the region. This is block-max pruning for any tree: over a conjunction it is block-max AND.
+package enum SegmentSearch {
+    /// Every segment of `segments`, in order, into `collector`.
+    /// - Throws: `IndexError` `.corruption` naming the file and byte offset when a segment's postings or
+    ///   positions turn out damaged while matching.
+    package static func run<C: Collector>(_ weight: Weight, over segments: [SegmentReader], into collector: inout C) throws(IndexError) {
+        var block = ScoreBlock()
+        for (i, segment) in segments.enumerated() {
+            var matches = collector.segmentCollector(ordinal: i, segment: segment)
+            let known = weight.shortcutCount(segment, ordinal: i)
+            if let known { matches.setMatchCount(known) }
+            if !matches.needsMatches && known != nil {
+                collector.merge(matches)
+                continue
+            }
+            let scorer = weight.scorer(segment, ordinal: i, scoring: collector.needsScores && matches.needsMatches)
+            let live = LiveDocs(segment.deleted)
+            if matches.needsMatches {
+                drive(scorer, live, into: &matches, block: &block)
+            } else {
+                matches.setMatchCount(scorer.countRemaining(live: live))
+            }
+            if let damage = scorer.damage {
+                throw IndexError(format: damage.error, file: damage.component.fileName(segment.id), segment: segment.id)
+            }
+            collector.merge(matches)
+        }
+    }
+
+    /// Pulls every match out of `scorer` into `collector`, pruning by the collector's threshold.
+    private static func drive<S: SegmentCollector>(
+        _ scorer: any Scorer, _ live: LiveDocs, into collector: inout S, block: inout ScoreBlock
+    ) {
+        while true {
+            let doc = scorer.doc
+            guard doc != terminatedDoc else { return }
+            let threshold = collector.threshold
+            guard threshold < .infinity else { return }
+            block.count = 0
+            if threshold > -.infinity {
+                let end = scorer.regionEnd(from: doc)
+                if scorer.maxScore(from: doc, through: end) <= threshold {
+                    scorer.seek(end &+ 1)
+                    continue
+                }
+                scorer.fill(&block, until: end &+ 1, threshold: threshold)
+            } else {
+                scorer.fill(&block, until: terminatedDoc, threshold: threshold)
+            }
+            live.filter(&block, from: 0)
+            if block.count > 0 { collector.collect(block) }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+/// Scores one term in one segment: postings cursor + BM25 + the field's norms.
+///
+/// Works a decoded postings block at a time: `fill` copies a run of the block's ids and scores them in one loop,
+/// `accumulate` scatters them into a window. The BM25 factors of the 256 norm codes are read through the query's
+/// shared table's raw pointer, so scoring a document is two loads, an add and a divide, with no bounds check and
+/// no reference counting. Pruning bounds come from the skip entries' (maxTF, minNorm).
+@safe
+package final class TermScorer: Scorer {
+    package let postings: PostingsCursor
+    /// The field's norm code per document; nil when the field keeps no norms (every code is 0).
+    private let normCodes: UnsafeRawPointer?
+    private let weight: Float
+    /// Keeps `normFactors` alive.
+    private let factors: NormFactors
+    private let normFactors: UnsafeMutablePointer<Float>
+    package let scoring: Bool
+
+    package init(postings: PostingsCursor, norms: FieldNormsReader.Column?, bm25: BM25Weight, scoring: Bool) {
+        self.postings = postings
+        unsafe normCodes = unsafe norms?.codes.baseAddress
+        weight = bm25.weight
+        factors = bm25.cache
+        unsafe normFactors = bm25.cache.base
+        self.scoring = scoring
+    }
+
+    package var doc: DocID { postings.doc }
+    package var cost: Int { postings.documentFrequency }
+    package var damage: SegmentDamage? { postings.damage }
+
+    /// The score of the decoded block's slot `slot`.
+    @inline(__always) private func score(slot: Int) -> Float {
+        let tf = Float(postings.tf(at: slot))
+        let code = unsafe normCodes.map { unsafe Int($0.load(fromByteOffset: Int(postings.doc(at: slot)), as: UInt8.self)) } ?? 0
+        let factor = unsafe normFactors[code]
+        return weight * (tf / (tf + factor))
+    }
+
+    package func fill(_ block: inout ScoreBlock, until end: DocID, threshold: Float) {
+        var n = block.count
+        while n < ScoreBlock.capacity {
+            let c = postings.cursor
+            let available = postings.blockCount - c
+            guard available > 0 else { break }
+            var take = min(available, ScoreBlock.capacity - n)
+            if postings.doc(at: c + take - 1) >= end {
+                var k = 0
+                while k < take && postings.doc(at: c + k) < end { k += 1 }
+                take = k
+            }
+            guard take > 0 else { break }
+            unsafe (block.docs + n).update(from: postings.docs + c, count: take)
+            if scoring {
+                for i in 0..<take { unsafe block.scores[n + i] = ScoreSum(score(slot: c + i)) }
+            }
+            n += take
+            postings.consume(take)
+        }
+        block.count = n
+    }
+
+    package func probe(_ block: inout ScoreBlock, from start: Int) {
+        for i in start..<block.count {
+            let candidate = unsafe block.docs[i]
+            var d = postings.doc
+            if d < candidate { d = postings.seek(candidate) }
+            if d == candidate {
+                if scoring { unsafe block.scores[i] += ScoreSum(score(slot: postings.cursor)) }
+                unsafe block.hits[i] &+= 1
+            } else if d == terminatedDoc {
+                return
+            }
+        }
+    }
+
+    package func accumulate(into window: inout ScoreWindow, base: DocID, end: DocID) {
+        while true {
+            let c = postings.cursor
+            let count = postings.blockCount
+            guard c < count else { return }
+            var i = c
+            if scoring {
+                while i < count && postings.doc(at: i) < end {
+                    window.add(Int(postings.doc(at: i) &- base), score: ScoreSum(score(slot: i)), scoring: true)
+                    i += 1
+                }
+            } else {
+                while i < count && postings.doc(at: i) < end {
+                    window.add(Int(postings.doc(at: i) &- base), score: 0, scoring: false)
+                    i += 1
+                }
+            }
+            postings.consume(i - c)
+            if i < count { return }
+        }
+    }
+
+    package func seek(_ target: DocID) { _ = postings.seek(target) }
+
+    package func regionEnd(from target: DocID) -> DocID { postings.regionEnd(from: target) }
+
+    package func maxScore(from target: DocID, through last: DocID) -> Float {
+        guard weight > 0 else { return 0 }
+        guard let bounds = postings.blockBounds(from: target, through: last), bounds.maxTF != .max else {
+            return paddedBound(weight)
+        }
+        let tf = Float(bounds.maxTF)
+        let factor = unsafe normFactors[Int(bounds.minNorm)]
+        return paddedBound(weight * (tf / (tf + factor)))
+    }
+
+    package func countRemaining(live: LiveDocs) -> Int {
+        var count = 0
+        if live.deleted == nil {
+            while postings.doc != terminatedDoc {
+                count += postings.blockCount - postings.cursor
+                postings.consume(postings.blockCount - postings.cursor)
+            }
+            return count
+        }
+        while postings.doc != terminatedDoc {
+            for i in postings.cursor..<postings.blockCount where live.contains(postings.doc(at: i)) { count += 1 }
+            postings.consume(postings.blockCount - postings.cursor)
+        }
+        return count
+    }
+}
