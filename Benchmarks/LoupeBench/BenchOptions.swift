@@ -12,13 +12,16 @@ struct BenchOptions {
     var limitDocs: Int?
     var queriesLimit: Int?
     var indexDirectory: String?
+    /// Search the index already at `indexDirectory` instead of building one (for profiling the query phase).
+    var reuseIndex = false
     /// `id<TAB>json` lines (compare.py writes them): when set, the update-heavy phase runs after the queries.
     var upserts: String?
     var upsertBatch = 100
 
     static let usage = """
         usage: loupe-bench --corpus F.jsonl[.gz] --schema S.json --queries Q.txt --out R.json
-                           [--repeat N] [--threads N] [--memory-mb N] [--limit-docs N] [--queries-limit N] [--index-dir D]
+                           [--repeat N] [--threads N] [--memory-mb N] [--limit-docs N] [--queries-limit N]
+                           [--index-dir D [--reuse-index]]
                            [--upserts U.tsv [--upsert-batch N]]
         """
 
@@ -47,6 +50,7 @@ struct BenchOptions {
             case "--limit-docs": options.limitDocs = try number("--limit-docs")
             case "--queries-limit": options.queriesLimit = try number("--queries-limit")
             case "--index-dir": options.indexDirectory = try value("--index-dir")
+            case "--reuse-index": options.reuseIndex = true
             case "--upserts": options.upserts = try value("--upserts")
             case "--upsert-batch": options.upsertBatch = try number("--upsert-batch")
             case "--help", "-h": throw UsageError(message: "measures indexing, opening and queries")
@@ -57,6 +61,9 @@ struct BenchOptions {
         for (name, v) in [("--corpus", options.corpus), ("--schema", options.schema), ("--queries", options.queries), ("--out", options.out)]
         where v.isEmpty {
             throw UsageError(message: "\(name) is required")
+        }
+        if options.reuseIndex && options.indexDirectory == nil {
+            throw UsageError(message: "--reuse-index needs --index-dir")
         }
         guard options.threads == 1 else {
             throw UsageError(message: "Loupe's writer indexes on one thread; --threads \(options.threads) is not supported yet")

@@ -9,16 +9,16 @@ struct BenchRun {
     func run() throws -> BenchReport {
         let schema = try Schema(json: String(contentsOfFile: options.schema, encoding: .utf8))
         let directory = options.indexDirectory ?? NSTemporaryDirectory() + "loupe-bench-" + UUID().uuidString
-        try? FileManager.default.removeItem(atPath: directory)
+        if !options.reuseIndex { try? FileManager.default.removeItem(atPath: directory) }
         defer { if options.indexDirectory == nil { try? FileManager.default.removeItem(atPath: directory) } }
         var report = BenchReport(corpus: options.corpus, memoryMB: options.memoryMB, repetitions: options.repetitions)
-        try index(schema: schema, into: directory, report: &report)
+        if !options.reuseIndex { try index(schema: schema, into: directory, report: &report) }
         try open(directory, report: &report)
         let queries = BenchQuery.load(try String(contentsOfFile: options.queries, encoding: .utf8), limit: options.queriesLimit)
-        report.queries = try search(queries, directory: directory, idField: schema.idField)
+        (report.queries, report.floor) = try search(queries, directory: directory, idField: schema.idField)
         if let path = options.upserts {
             var updates = try update(directory: directory, upserts: UpsertList(path: path, schema: schema))
-            updates.queries = try search(queries, directory: directory, idField: schema.idField)
+            updates.queries = try search(queries, directory: directory, idField: schema.idField).queries
             report.updates = updates
         }
         return report
@@ -64,8 +64,10 @@ struct BenchRun {
     }
 
     /// Runs `queries` on the index at `directory` as the header of main.swift says: one warm-up pass, then
-    /// `repetitions` timed passes.
-    func search(_ queries: [BenchQuery], directory: String, idField: String?) throws -> [BenchReport.QueryResult] {
+    /// `repetitions` timed passes, each timing every query three ways back to back.
+    func search(_ queries: [BenchQuery], directory: String, idField: String?) throws -> (
+        queries: [BenchReport.QueryResult], floor: BenchReport.Floor
+    ) {
         let index = try Index(path: directory)
         let searcher = index.searcher()
         var parsed: [Query?] = []
@@ -76,32 +78,25 @@ struct BenchRun {
                 parsed.append(try searcher.parseQuery(q.text))
             } catch {
                 parsed.append(nil)
-                result.status = error.message.contains("issue #4") ? "unsupported" : "error"
+                result.status = "error"
                 result.error = error.message
             }
             results.append(result)
         }
-        let clock = ContinuousClock()
-        var topTimes = [[Double]](repeating: [], count: queries.count)
-        var countTimes = [[Double]](repeating: [], count: queries.count)
+        let absent = Query.term(field: searcher.schema.defaultFields.first ?? "", value: .text("zqxjvkwpq"))
+        var floorTimes = [[Double]](repeating: [], count: 3)
+        var times = [[[Double]]](repeating: [[], [], []], count: queries.count)
         for pass in 0...options.repetitions {
             for i in parsed.indices {
                 guard let query = parsed[i] else { continue }
                 do {
-                    let start = clock.now
-                    let found = try searcher.search(query, limit: 10)
-                    let ids = found.hits.map { hit in idField.flatMap { hit.document.string($0) } ?? "" }
-                    let top = (clock.now - start).seconds * 1_000_000
-                    let countStart = clock.now
-                    let count = try searcher.count(query)
-                    let countTime = (clock.now - countStart).seconds * 1_000_000
+                    let timed = try Self.timeThreeWays(query, searcher: searcher, idField: idField)
                     if pass == 0 {
-                        results[i].count = count
-                        results[i].top10 = ids
-                        results[i].scores = found.hits.map { Double($0.score) }
+                        results[i].count = timed.count
+                        results[i].top10 = timed.ids
+                        results[i].scores = timed.scores
                     } else {
-                        topTimes[i].append(top)
-                        countTimes[i].append(countTime)
+                        for mode in 0..<3 { times[i][mode].append(timed.micros[mode]) }
                     }
                 } catch {
                     // A query the engine parses but cannot run (say, a regex it rejects on compile) is one error
@@ -111,14 +106,41 @@ struct BenchRun {
                     parsed[i] = nil
                 }
             }
+            if pass > 0, let floor = try? Self.timeThreeWays(absent, searcher: searcher, idField: idField) {
+                for mode in 0..<3 { floorTimes[mode].append(floor.micros[mode]) }
+            }
         }
         for i in results.indices where parsed[i] != nil {
-            results[i].latencyMedian = median(topTimes[i])
-            results[i].latencyMin = topTimes[i].min() ?? 0
-            results[i].countLatencyMedian = median(countTimes[i])
-            results[i].repeats = topTimes[i].count
+            results[i].latencyMedian = median(times[i][0])
+            results[i].latencyMin = times[i][0].min() ?? 0
+            results[i].prunedLatencyMedian = median(times[i][1])
+            results[i].countLatencyMedian = median(times[i][2])
+            results[i].repeats = times[i][0].count
         }
-        return results
+        let floor = BenchReport.Floor(top10: median(floorTimes[0]), pruned: median(floorTimes[1]), count: median(floorTimes[2]))
+        return (results, floor)
+    }
+
+    /// One query, three ways, in µs: the top-10 with an exact count and the id of each hit (tantivy's
+    /// `search(limit=10, count=True)` plus `doc()` per hit); the pruned top-10 with no count and no fetch (the
+    /// search-benchmark-game's TOP_10); the count alone.
+    private static func timeThreeWays(_ query: Query, searcher: Searcher, idField: String?) throws(IndexError) -> (
+        micros: [Double], count: Int, ids: [String], scores: [Double]
+    ) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let found = try searcher.search(query, limit: 10, counting: .exact)
+        let ids = found.hits.map { hit in idField.flatMap { hit.document.string($0) } ?? "" }
+        let fetched = clock.now
+        let pruned = try searcher.topDocs(searcher.compile(query), k: 10, counting: .hitsOnly)
+        let prunedEnd = clock.now
+        let count = try searcher.count(query)
+        let counted = clock.now
+        precondition(pruned.sorted().count == found.hits.count, "pruned and exact top-10 differ in size")
+        return (
+            [(fetched - start).micros, (prunedEnd - fetched).micros, (counted - prunedEnd).micros], count, ids,
+            found.hits.map { Double($0.score) }
+        )
     }
 
     static func directorySize(_ path: String) throws -> Int {
@@ -149,4 +171,6 @@ extension Duration {
         let (s, attoseconds) = components
         return Double(s) + Double(attoseconds) / 1e18
     }
+
+    var micros: Double { seconds * 1_000_000 }
 }

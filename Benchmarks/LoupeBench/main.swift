@@ -2,14 +2,18 @@
 // results as "anchor-bench/1" JSON (the shape Benchmarks/compare.py reads for every engine).
 //
 //   swift run -c release loupe-bench --corpus F.jsonl[.gz] --schema S.json --queries Q.txt --out R.json
-//       [--repeat N] [--threads N] [--memory-mb N] [--limit-docs N] [--queries-limit N] [--index-dir D]
+//       [--repeat N] [--threads N] [--memory-mb N] [--limit-docs N] [--queries-limit N] [--index-dir D [--reuse-index]]
 //       [--upserts U.tsv [--upsert-batch N]]
 //
+// --reuse-index skips indexing and searches the index already in --index-dir (to profile the query phase alone).
+//
 // What is timed: indexing from writer creation to the end of commit (one writer thread); opening the index and its
-// searcher, several times; per query, after one warm-up pass over the whole list, `repeat` interleaved passes of a
-// top-10 BM25 search that also fetches the id field of the hits, and of a count-only search. A query the engine
-// rejects, when parsed or when run, is an "unsupported" (needs issue #4's query language) or "error" row of the
-// results; the other queries still run.
+// searcher, several times; per query, after one warm-up pass over the whole list, `repeat` interleaved passes of
+// three searches back to back: a top-10 BM25 search with an exact count that also fetches the id field of the hits
+// (`latency_us_median`), the pruned top-10 without a count or any fetch (`top10_pruned_nofetch_latency_us_median`),
+// and a count-only search (`count_latency_us_median`); and, each pass, the same three for a term absent from the
+// index (`floor_us`: the fixed cost of a query). A query the engine rejects, when parsed or when run, is an "error"
+// row of the results; the other queries still run.
 //
 // With --upserts (a file of `id<TAB>json` lines, which compare.py writes so that every engine replays the same
 // sequence), an update-heavy phase follows: each line deletes the documents whose id field holds `id` and adds

@@ -354,6 +354,10 @@ extension ReferenceIndex {
             return found
         }
 
+        /// tantivy's phrase prefix: the head words as an exact phrase with one of the last word's expansions right
+        /// after an occurrence (a lone last word: any expansion), scored by the head phrase's BM25 (its idfs, its
+        /// occurrences), or a constant when the head is one word or empty. The expansions are the most frequent
+        /// `maxExpansions` terms starting with the last word.
         func phrasePrefix(_ name: String, _ terms: [String], maxExpansions: Int) throws(Unsupported) -> Matches {
             let entry = try textual(name)
             guard maxExpansions >= 1 else { throw Unsupported(description: "maxExpansions < 1") }
@@ -363,13 +367,22 @@ extension ReferenceIndex {
             }
             let expansions = dictionary(name).filter { $0.key.utf8.starts(with: last.utf8) }
                 .sorted { $0.value != $1.value ? $0.value > $1.value : TermBytes($0.key) < TermBytes($1.key) }
-                .prefix(maxExpansions)
+                .prefix(maxExpansions).map(\.key)
+            let head = Array(terms.dropLast())
+            if head.isEmpty { return constant(name) { doc in expansions.contains { doc.terms[name]?[$0] != nil } } }
+            let idf = head.reduce(0.0) { $0 + self.idf(docFreq(name, $1)) }
             var out: Matches = [:]
-            for (expansion, _) in expansions {
-                let alternative =
-                    try terms.count == 1
-                    ? termScores(entry, expansion) : phrase(name, Array(terms.dropLast()) + [expansion], slop: 0)
-                Self.add(alternative, to: &out)
+            for (d, doc) in index.docs.enumerated() {
+                var starts = Set((doc.terms[name]?[head[0]] ?? []))
+                for (k, word) in head.enumerated().dropFirst() {
+                    let shifted = (doc.terms[name]?[word] ?? []).map { $0 - k }
+                    starts.formIntersection(shifted)
+                }
+                let completed = expansions.contains { word in
+                    (doc.terms[name]?[word] ?? []).contains { starts.contains($0 - head.count) }
+                }
+                guard completed else { continue }
+                out[d] = head.count == 1 ? boost(name) : bm25(name, idf: idf, tf: starts.count, d)
             }
             return out
         }

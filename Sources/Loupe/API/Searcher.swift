@@ -6,6 +6,8 @@ public final class Searcher: Sendable {
     package let schema: Schema
     package let segments: [SegmentReader]
     package let analyzers: AnalyzerRegistry
+    /// Memory the scorers of this searcher's searches reuse.
+    package let scratch = ScorerScratch()
 
     package init(schema: Schema, segments: [SegmentReader], analyzers: AnalyzerRegistry) {
         self.schema = schema
@@ -41,20 +43,11 @@ public final class Searcher: Sendable {
         guard !overflow else {
             throw IndexError(.invalidArgument, "limit + offset overflows (limit \(limit), offset \(offset))")
         }
-        let countLimit: Int
-        switch counting {
-        case .exact: countLimit = .max
-        case .atLeast(let n):
-            guard n >= 0 else { throw IndexError(.invalidArgument, "a count limit must be ≥ 0 (got \(n))") }
-            countLimit = n
-        case .hitsOnly: countLimit = 0
-        }
         let weight = try WeightBuilder(searcher: self, boosts: boosts).build(query)
         let highlighter = Highlighter(searcher: self, query: query)
         switch orderBy {
         case .relevance:
-            var top = TopDocsCollector(k: k, countLimit: countLimit)
-            try collect(weight, into: &top)
+            let top = try topDocs(weight, k: k, counting: counting)
             var hits: [SearchHit] = []
             for entry in top.sorted().dropFirst(offset) {
                 hits.append(SearchHit(score: entry.score, document: try document(entry.address), highlighter: highlighter))
@@ -75,9 +68,24 @@ public final class Searcher: Sendable {
         }
     }
 
+    /// The best `k` hits' addresses and scores, and the count, without fetching any stored document.
+    package func topDocs(_ weight: Weight, k: Int, counting: CountPolicy) throws(IndexError) -> TopDocsCollector {
+        let countLimit: Int
+        switch counting {
+        case .exact: countLimit = .max
+        case .atLeast(let n):
+            guard n >= 0 else { throw IndexError(.invalidArgument, "a count limit must be ≥ 0 (got \(n))") }
+            countLimit = n
+        case .hitsOnly: countLimit = 0
+        }
+        var top = TopDocsCollector(k: k, countLimit: countLimit)
+        try collect(weight, into: &top)
+        return top
+    }
+
     /// Runs `weight` over every segment into `collector`.
     package func collect<C: Collector>(_ weight: Weight, into collector: inout C) throws(IndexError) {
-        try SegmentSearch.run(weight, over: segments, into: &collector)
+        try SegmentSearch.run(weight, over: segments, scratch: scratch, into: &collector)
     }
 
     /// The number of documents matching `query`, without scoring.

@@ -13,7 +13,9 @@ package enum SegmentSearch {
     /// Every segment of `segments`, in order, into `collector`.
     /// - Throws: `IndexError` `.corruption` naming the file and byte offset when a segment's postings or
     ///   positions turn out damaged while matching.
-    package static func run<C: Collector>(_ weight: Weight, over segments: [SegmentReader], into collector: inout C) throws(IndexError) {
+    package static func run<C: Collector>(
+        _ weight: Weight, over segments: [SegmentReader], scratch: ScorerScratch, into collector: inout C
+    ) throws(IndexError) {
         var block = ScoreBlock()
         for (i, segment) in segments.enumerated() {
             var matches = collector.segmentCollector(ordinal: i, segment: segment)
@@ -23,7 +25,8 @@ package enum SegmentSearch {
                 collector.merge(matches)
                 continue
             }
-            let scorer = weight.scorer(segment, ordinal: i, scoring: collector.needsScores && matches.needsMatches)
+            let scorer = weight.scorer(
+                segment, ordinal: i, scoring: collector.needsScores && matches.needsMatches, scratch: scratch)
             let live = LiveDocs(segment.deleted)
             if matches.needsMatches {
                 drive(scorer, live, into: &matches, block: &block)

@@ -7,6 +7,7 @@ package indirect enum Weight: Sendable {
     case empty
     case term(TermWeight)
     case phrase(PhraseWeight)
+    case phrasePrefix(PhrasePrefixWeight)
     case boolean(BooleanWeight)
     /// The inner weight's matches, each scoring the constant.
     case constant(Weight, Float)
@@ -36,6 +37,18 @@ package indirect enum Weight: Sendable {
         package var bm25: BM25Weight
     }
 
+    /// Head words forming a phrase, followed by one of a prefix's expansions (tantivy's phrase prefix).
+    package struct PhrasePrefixWeight: Sendable {
+        /// The head words as an exact phrase, with the BM25 of their idfs.
+        package var head: PhraseWeight
+        /// The expansion's position in the phrase (the head's length).
+        package var suffixOffset: UInt32
+        /// Per segment, the infos of the expansions the segment holds.
+        package var suffixes: [[TermInfo]]
+        /// The score of every match when the head is a single word (tantivy's rule); nil: the head phrase's BM25.
+        package var constant: Float?
+    }
+
     /// Clauses by occurrence. Without `must`, at least `max(1, minimumShouldMatch)` of `should` must match;
     /// with `must`, at least `minimumShouldMatch`.
     package struct BooleanWeight: Sendable {
@@ -57,6 +70,10 @@ package indirect enum Weight: Sendable {
         case .phrase(var phrase):
             phrase.bm25 = phrase.bm25.boosted(by: factor)
             return .phrase(phrase)
+        case .phrasePrefix(var prefix):
+            prefix.head.bm25 = prefix.head.bm25.boosted(by: factor)
+            prefix.constant = prefix.constant.map { $0 * factor }
+            return .phrasePrefix(prefix)
         case .boolean(var boolean):
             boolean.must = boolean.must.map { $0.scaled(by: factor) }
             boolean.should = boolean.should.map { $0.scaled(by: factor) }

@@ -155,6 +155,9 @@ extension WeightBuilder {
         return min(typoTolerance, length < 3 ? 0 : length < 6 ? 1 : 2)
     }
 
+    /// Scored as tantivy's phrase prefix: a lone prefix is a constant-score set of its expansions; otherwise the
+    /// head words must form their phrase with an expansion right after, and the score is the head phrase's BM25 —
+    /// or a constant when the head is one word. The expansions are the prefix's `maxExpansions` most frequent terms.
     func phrasePrefixWeight(_ name: String, _ words: [String], maxExpansions: Int) throws(IndexError) -> Weight {
         let (field, entry) = try resolveTextual(name, for: "a phrase prefix query")
         guard maxExpansions >= 1 else {
@@ -165,17 +168,20 @@ extension WeightBuilder {
         var expansions = prefixExpansions(field, Array(last.utf8))
         expansions.sort(by: Expansion.moreUseful)
         expansions.removeSubrange(min(maxExpansions, expansions.count)...)
-        let head = words.dropLast().map { Array($0.utf8) }
-        var alternatives: [Weight] = []
-        for e in expansions {
-            alternatives.append(
-                head.isEmpty ? termWeight(field, entry, infos: e.infos) : try phraseWeight(name, head + [e.term], slop: 0))
+        guard !expansions.isEmpty else { return .empty }
+        let perSegment = searcher.segments.indices.map { s in expansions.compactMap { $0.infos[s] } }
+        if words.count == 1 {
+            return .docSet(.terms(field: field, hasFreqs: entry.record != .basic, infos: perSegment), score: boost(field))
         }
-        switch alternatives.count {
-        case 0: return .empty
-        case 1: return alternatives[0]
-        default: return .boolean(Weight.BooleanWeight(must: [], should: alternatives, mustNot: [], minimumShouldMatch: 1))
-        }
+        let infos = words.dropLast().map { lookup(field, Array($0.utf8)) }
+        let bm25 = BM25Weight(
+            docFreqs: infos.map(docFreq), totalDocs: totalDocs, totalTokens: totalTokens(field), boost: boost(field))
+        let head = Weight.PhraseWeight(
+            field: field, terms: infos.enumerated().map { Weight.PhraseTerm(offset: UInt32($0), infos: $1) }, slop: 0, bm25: bm25)
+        return .phrasePrefix(
+            Weight.PhrasePrefixWeight(
+                head: head, suffixOffset: UInt32(infos.count), suffixes: perSegment,
+                constant: infos.count == 1 ? boost(field) : nil))
     }
 
     /// Terms starting with `prefix`, merged over the segments.

@@ -79,6 +79,15 @@ PHRASE_SPECS = [{"phrase": ["title", words]} for words in [
     ["the", "man", "who"],
 ]]
 
+# Phrase prefixes (tantivy scores them by the head phrase alone, or 1 when the head is one word), on prefixes with
+# fewer than 50 expansions, where tantivy's choice of expansions (the first 50 in term order) and Loupe's (the 50
+# most frequent) agree.
+PHRASE_PREFIX_QUERIES = [
+    'title:"star war"*', 'title:"the dark kni"*', 'title:"lord of the rin"*', 'title:"the man who kn"*',
+    'title:"new york ci"*', 'title:"the godfather part"*', 'people:"tom hank"*', 'people:"steven spiel"*',
+    'title:"of the dea"*', '"john carp"*',
+]
+
 OCCURS = {"must": tantivy.Occur.Must, "should": tantivy.Occur.Should, "must_not": tantivy.Occur.MustNot}
 
 
@@ -204,6 +213,11 @@ def parsed_goldens(index, loupe_schema):
             continue
         count, hits = run(index, query, loupe_schema["id_field"])
         lines.append("%s\t%s\t%d\t%s\n" % (cls, text, count, hits))
+    for text in PHRASE_PREFIX_QUERIES:
+        count, hits = run(index, index.parse_query(text, loupe_schema["default_fields"]), loupe_schema["id_field"])
+        if count == 0:
+            sys.exit("%s matches nothing; pick a phrase prefix that exercises scoring" % text)
+        lines.append("phrase_prefix\t%s\t%d\t%s\n" % (text, count, hits))
     return lines, refused
 
 

@@ -20,13 +20,20 @@ package final class PhraseScorer: DocAtATimeScorer {
     @exclusivity(unchecked) private var phraseFrequency: UInt32 = 0
     package private(set) var doc: DocID = 0
     package let scoring: Bool
+    /// With `recordsStarts` (an exact phrase), where each occurrence in the current document starts: the position of
+    /// the phrase's offset 0, whatever its term.
+    private let recordsStarts: Bool
+    package private(set) var starts: [Int64] = []
 
-    /// - Parameter terms: each term's postings and positions cursors with its offset in the phrase.
+    /// - Parameters:
+    ///   - terms: each term's postings and positions cursors with its offset in the phrase.
+    ///   - recordsStarts: whether to keep where each occurrence starts (`starts`), for phrase prefixes.
     package init(
         terms: [(postings: PostingsCursor, positions: PositionsCursor, offset: UInt32)], slop: UInt32,
-        norms: FieldNormsReader.Column?, bm25: BM25Weight, scoring: Bool
+        norms: FieldNormsReader.Column?, bm25: BM25Weight, scoring: Bool, recordsStarts: Bool = false
     ) {
         self.scoring = scoring
+        self.recordsStarts = recordsStarts
         let sorted = terms.sorted { $0.postings.documentFrequency < $1.postings.documentFrequency }
         postings = sorted.map(\.postings)
         positions = sorted.map(\.positions)
@@ -112,6 +119,7 @@ package final class PhraseScorer: DocAtATimeScorer {
             unsafe cursors.initialize(repeating: 0)
             let leadCount = Int(postings[0].termFrequency)
             var found: UInt32 = 0
+            starts.removeAll(keepingCapacity: true)
             for p in 0..<leadCount {
                 let start = Int64(unsafe buffers[0][p]) - Int64(offsets[0])
                 var matched = true
@@ -124,7 +132,10 @@ package final class PhraseScorer: DocAtATimeScorer {
                     if c == count { return found }
                     if Int64(unsafe buffers[i][c]) != want { matched = false }
                 }
-                if matched { found += 1 }
+                if matched {
+                    found += 1
+                    if recordsStarts { starts.append(start) }
+                }
             }
             return found
         }

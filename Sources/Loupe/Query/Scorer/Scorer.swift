@@ -1,3 +1,5 @@
+import Synchronization
+
 // Query execution, one segment at a time: a `Weight` (the query resolved against a searcher) builds a tree of
 // scorers per segment, and a driver (Collector/SegmentSearch.swift) pulls matches out of its root a block at a
 // time and hands them to a collector.
@@ -65,7 +67,8 @@ package struct ScoreBlock: ~Copyable {
 
 /// 4,096 consecutive documents as a bitset with a score accumulator per document (and, for a minimum number of
 /// matching clauses, a match counter): what a disjunction gathers its children into (tantivy's union horizon).
-/// Left zeroed between windows.
+/// Its memory comes from a `ScorerScratch` and goes back there; it is left zeroed between windows, and cleared of
+/// whatever an abandoned search left in it when it goes back.
 @safe
 package struct ScoreWindow: ~Copyable {
     package static let size = 4096
@@ -73,29 +76,33 @@ package struct ScoreWindow: ~Copyable {
 
     package let bits: UnsafeMutablePointer<UInt64>
     package let scores: UnsafeMutablePointer<ScoreSum>
-    /// Matching clauses per document; allocated only when a minimum above one must be checked.
+    /// Matching clauses per document; only when a minimum above one must be checked.
     package let counts: UnsafeMutablePointer<UInt8>?
     /// Bit w is set when `bits[w]` may be non-zero: visiting a sparse window costs its matches, not 64 words.
     package var summary: UInt64 = 0
+    private let storage: ScorerScratch.Window
+    private let owner: ScorerScratch
 
-    package init(counting: Bool) {
-        unsafe bits = .allocate(capacity: Self.words)
-        unsafe bits.initialize(repeating: 0, count: Self.words)
-        unsafe scores = .allocate(capacity: Self.size)
-        unsafe scores.initialize(repeating: 0, count: Self.size)
-        if counting {
-            let counts = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.size)
-            unsafe counts.initialize(repeating: 0, count: Self.size)
-            unsafe self.counts = counts
-        } else {
-            unsafe self.counts = nil
-        }
+    package init(from owner: ScorerScratch, counting: Bool) {
+        storage = owner.takeWindow()
+        self.owner = owner
+        unsafe bits = storage.bits
+        unsafe scores = storage.scores
+        unsafe counts = counting ? storage.counts : nil
     }
 
     deinit {
-        unsafe bits.deallocate()
-        unsafe scores.deallocate()
-        unsafe counts?.deallocate()
+        for w in 0..<Self.words where unsafe bits[w] != 0 {
+            var word = unsafe bits[w]
+            while word != 0 {
+                let slot = w << 6 | word.trailingZeroBitCount
+                word &= word &- 1
+                unsafe scores[slot] = 0
+                unsafe counts?[slot] = 0
+            }
+            unsafe bits[w] = 0
+        }
+        owner.recycle(storage)
     }
 
     /// Marks window slot `slot` as matched, adding `score` when scoring.
@@ -105,6 +112,46 @@ package struct ScoreWindow: ~Copyable {
         summary |= 1 << UInt64(slot >> 6)
         if scoring { unsafe scores[slot] += score }
         if let counts = unsafe counts { unsafe counts[slot] &+= 1 }
+    }
+}
+
+/// Memory the scorers of a searcher's searches reuse instead of allocating and zeroing it per query: the windows
+/// of unions (36 KiB each). Any number of searches may take and give back at once.
+@safe
+package final class ScorerScratch: Sendable {
+    /// One window's zeroed memory.
+    @safe
+    package final class Window: @unchecked Sendable {
+        let bits: UnsafeMutablePointer<UInt64>
+        let scores: UnsafeMutablePointer<ScoreSum>
+        let counts: UnsafeMutablePointer<UInt8>
+
+        init() {
+            unsafe bits = .allocate(capacity: ScoreWindow.words)
+            unsafe bits.initialize(repeating: 0, count: ScoreWindow.words)
+            unsafe scores = .allocate(capacity: ScoreWindow.size)
+            unsafe scores.initialize(repeating: 0, count: ScoreWindow.size)
+            unsafe counts = .allocate(capacity: ScoreWindow.size)
+            unsafe counts.initialize(repeating: 0, count: ScoreWindow.size)
+        }
+
+        deinit {
+            unsafe bits.deallocate()
+            unsafe scores.deallocate()
+            unsafe counts.deallocate()
+        }
+    }
+
+    /// Windows kept at most: enough for a few concurrent searches with a few unions each.
+    private static let kept = 32
+    private let free = Mutex<[Window]>([])
+
+    package init() {}
+
+    fileprivate func takeWindow() -> Window { free.withLock { $0.popLast() } ?? Window() }
+
+    fileprivate func recycle(_ window: Window) {
+        free.withLock { if $0.count < Self.kept { $0.append(window) } }
     }
 }
 

@@ -5,14 +5,16 @@
 /// Works in windows of 4,096 documents (tantivy's union horizon): each child adds its matches below the window's
 /// end into the window's bits and score accumulators, with one call per child per window; then the window's set
 /// bits are handed out in order. There is no per-document minimum over the children: each posting is touched once,
-/// in the child's own loop. Generic over the child type, so a union of terms calls `TermScorer` directly.
+/// in the child's own loop. Generic over the child type, so a union of terms calls `TermScorer` directly; the two
+/// scorer classes below hold one (a generic class's methods run unspecialized when called through `any Scorer`, so
+/// the generic code lives in this struct and each class instantiates it for one concrete child type).
 ///
 /// When the driver passes a score threshold (pruned top-k), `fill` runs MaxScore (Turtle and Flood; Lucene's
 /// `MaxScoreBulkScorer`): over each region where every child's bound is known, the children whose bounds add up
 /// to no more than the threshold cannot make a document competitive on their own, so only the others ("essential")
 /// produce candidates, and the non-essential ones are probed only for candidates whose score could still pass.
 @safe
-package final class UnionScorer<Child: Scorer>: Scorer {
+package struct UnionCore<Child: Scorer>: ~Copyable {
     private let children: [Child]
     private let excluded: [any Scorer]
     private let minimumShouldMatch: Int
@@ -25,21 +27,26 @@ package final class UnionScorer<Child: Scorer>: Scorer {
     /// The MaxScore window: it holds only the essential children's matches (`partial`), the non-essential
     /// children and their bounds in ascending order, and where it ends.
     private var partial = false
-    private var nonEssential: [(bound: Float, child: Int)] = []
+    /// The children by ascending bound over the current region; `order[..<split]` are the non-essential ones.
+    private var order: [(bound: Float, child: Int)] = []
+    private var split = 0
     private var nonEssentialBound: Float = 0
     private var windowEnd: DocID = 0
     package private(set) var doc: DocID = 0
     package let cost: Int
 
     /// - Precondition: `children` is non-empty; `minimumShouldMatch` ≤ `children.count`.
-    package init(_ children: [Child], excluding excluded: [any Scorer], minimumShouldMatch: Int, scoring: Bool) {
+    package init(
+        _ children: [Child], excluding excluded: [any Scorer], minimumShouldMatch: Int, scoring: Bool, scratch: ScorerScratch
+    ) {
         precondition(!children.isEmpty, "a union needs children")
         self.children = children
         self.excluded = excluded
         self.minimumShouldMatch = max(1, minimumShouldMatch)
         self.scoring = scoring
-        window = ScoreWindow(counting: minimumShouldMatch > 1)
+        window = ScoreWindow(from: scratch, counting: minimumShouldMatch > 1)
         cost = children.reduce(0) { $0 + $1.cost }
+        order.reserveCapacity(children.count)
         doc = lowestChildDoc()
     }
 
@@ -56,7 +63,7 @@ package final class UnionScorer<Child: Scorer>: Scorer {
     }
 
     /// The first unhanded document of the window, or (window empty) the lowest child document.
-    private func refreshDoc() {
+    private mutating func refreshDoc() {
         if window.summary != 0 {
             let w = window.summary.trailingZeroBitCount
             doc = unsafe base + DocID(w << 6 | window.bits[w].trailingZeroBitCount)
@@ -66,13 +73,13 @@ package final class UnionScorer<Child: Scorer>: Scorer {
     }
 
     /// Gathers the children's matches in `first ..< end` (at most a window from `first`) into the window.
-    private func load(from first: DocID, until end: DocID) {
+    private mutating func load(from first: DocID, until end: DocID) {
         base = first & ~63
         windowEnd = min(end, base &+ DocID(ScoreWindow.size))
         for c in children where c.doc < windowEnd { c.accumulate(into: &window, base: base, end: windowEnd) }
     }
 
-    package func fill(_ block: inout ScoreBlock, until end: DocID, threshold: Float) {
+    package mutating func fill(_ block: inout ScoreBlock, until end: DocID, threshold: Float) {
         if partial || (threshold > -.infinity && scoring && minimumShouldMatch == 1 && children.count > 1 && window.summary == 0) {
             return fillPruning(&block, until: end, threshold: threshold)
         }
@@ -129,7 +136,7 @@ package final class UnionScorer<Child: Scorer>: Scorer {
     /// essential children fill a window, and its candidates are probed by the non-essential children, highest
     /// bound first, while their score plus the bounds left could still pass `threshold`. A window is handed out
     /// over as many calls as it takes; `partial` marks one that holds only the essential children's matches.
-    private func fillPruning(_ block: inout ScoreBlock, until end: DocID, threshold: Float) {
+    private mutating func fillPruning(_ block: inout ScoreBlock, until end: DocID, threshold: Float) {
         let start = block.count
         while block.count < ScoreBlock.capacity {
             if window.summary == 0 {
@@ -140,10 +147,10 @@ package final class UnionScorer<Child: Scorer>: Scorer {
                 continue
             }
             scratch.count = 0
-            drain(into: &scratch, room: ScoreBlock.capacity - block.count, until: end)
+            Self.drain(&window, base: base, into: &scratch, room: ScoreBlock.capacity - block.count, until: end)
             guard scratch.count > 0 else { break }
             var remainingBound = nonEssentialBound
-            for (bound, child) in nonEssential.reversed() {
+            for (bound, child) in order[..<split].reversed() {
                 var kept = 0
                 for i in 0..<scratch.count where unsafe scratch.scores[i] + ScoreSum(remainingBound) > ScoreSum(threshold) {
                     unsafe scratch.docs[kept] = scratch.docs[i]
@@ -170,44 +177,43 @@ package final class UnionScorer<Child: Scorer>: Scorer {
     /// Splits the children for the region from `first` into non-essential (bounds adding up to at most
     /// `threshold`) and essential, and gathers the essential children's matches into the window; a region where
     /// nothing can compete is skipped outright.
-    private func startWindow(from first: DocID, until end: DocID, threshold: Float) {
+    private mutating func startWindow(from first: DocID, until end: DocID, threshold: Float) {
         var regionEnd = end - 1
         for c in children where c.doc != terminatedDoc { regionEnd = min(regionEnd, c.regionEnd(from: first)) }
-        var bounds: [(bound: Float, child: Int)] = []
-        bounds.reserveCapacity(children.count)
+        order.removeAll(keepingCapacity: true)
         for (i, c) in children.enumerated() {
-            bounds.append((c.doc <= regionEnd ? c.maxScore(from: first, through: regionEnd) : 0, i))
+            order.append((c.doc <= regionEnd ? c.maxScore(from: first, through: regionEnd) : 0, i))
         }
-        bounds.sort { $0.bound < $1.bound }
-        var split = 0
+        order.sort { $0.bound < $1.bound }
+        split = 0
         var sum: Float = 0
-        while split < bounds.count && sum + bounds[split].bound <= threshold {
-            sum += bounds[split].bound
+        while split < order.count && sum + order[split].bound <= threshold {
+            sum += order[split].bound
             split += 1
         }
-        if split == bounds.count {
+        if split == order.count {
             for c in children where c.doc <= regionEnd { c.seek(regionEnd &+ 1) }
+            split = 0
             return
         }
-        nonEssential = Array(bounds[..<split])
         nonEssentialBound = sum
         base = first & ~63
         windowEnd = min(regionEnd &+ 1, base &+ DocID(ScoreWindow.size))
-        for (_, i) in bounds[split...] where children[i].doc < windowEnd {
+        for (_, i) in order[split...] where children[i].doc < windowEnd {
             children[i].accumulate(into: &window, base: base, end: windowEnd)
         }
         partial = true
     }
 
     /// Every document of the finished window's range is decided: the children that were only probed move past it.
-    private func finishWindow() {
+    private mutating func finishWindow() {
         for c in children where c.doc < windowEnd { c.seek(windowEnd) }
         partial = false
-        nonEssential.removeAll(keepingCapacity: true)
+        split = 0
     }
 
     /// Moves up to `room` of the window's set documents below `end`, with their scores, into `out`.
-    private func drain(into out: inout ScoreBlock, room: Int, until end: DocID) {
+    private static func drain(_ window: inout ScoreWindow, base: DocID, into out: inout ScoreBlock, room: Int, until end: DocID) {
         var moved = 0
         while window.summary != 0 && moved < room {
             let w = window.summary.trailingZeroBitCount
@@ -231,7 +237,7 @@ package final class UnionScorer<Child: Scorer>: Scorer {
         }
     }
 
-    package func probe(_ block: inout ScoreBlock, from start: Int) {
+    package mutating func probe(_ block: inout ScoreBlock, from start: Int) {
         guard block.count > start else { return }
         scratch.count = block.count - start
         for k in 0..<scratch.count {
@@ -256,24 +262,24 @@ package final class UnionScorer<Child: Scorer>: Scorer {
         refreshDoc()
     }
 
-    package func accumulate(into target: inout ScoreWindow, base targetBase: DocID, end: DocID) {
+    package mutating func accumulate(into target: inout ScoreWindow, base targetBase: DocID, end: DocID) {
         if unsafe minimumShouldMatch == 1 && excluded.isEmpty && target.counts == nil && window.summary == 0 {
             // Each child adds its own matches: the sums are the same.
             for c in children where c.doc < end { c.accumulate(into: &target, base: targetBase, end: end) }
         } else {
+            var matches = ScoreBlock()
             while doc < end {
-                scratch.count = 0
-                fill(&scratch, until: end, threshold: -.infinity)
-                for i in 0..<scratch.count {
-                    target.add(Int(unsafe scratch.docs[i] &- targetBase), score: unsafe scratch.scores[i], scoring: scoring)
+                matches.count = 0
+                fill(&matches, until: end, threshold: -.infinity)
+                for i in 0..<matches.count {
+                    target.add(Int(unsafe matches.docs[i] &- targetBase), score: unsafe matches.scores[i], scoring: scoring)
                 }
             }
-            scratch.count = 0
         }
         refreshDoc()
     }
 
-    package func seek(_ target: DocID) {
+    package mutating func seek(_ target: DocID) {
         guard doc < target else { return }
         if window.summary != 0 {
             // Drop the window's documents below the target.
@@ -312,15 +318,15 @@ package final class UnionScorer<Child: Scorer>: Scorer {
         return paddedBound(total)
     }
 
-    package func countRemaining(live: LiveDocs) -> Int {
+    package mutating func countRemaining(live: LiveDocs) -> Int {
         guard minimumShouldMatch == 1 && excluded.isEmpty else {
             var count = 0
+            var matches = ScoreBlock()
             while doc != terminatedDoc {
-                scratch.count = 0
-                fill(&scratch, until: terminatedDoc, threshold: -.infinity)
-                for i in 0..<scratch.count where live.contains(unsafe scratch.docs[i]) { count += 1 }
+                matches.count = 0
+                fill(&matches, until: terminatedDoc, threshold: -.infinity)
+                for i in 0..<matches.count where live.contains(unsafe matches.docs[i]) { count += 1 }
             }
-            scratch.count = 0
             return count
         }
         var count = 0
@@ -341,4 +347,63 @@ package final class UnionScorer<Child: Scorer>: Scorer {
         doc = terminatedDoc
         return count
     }
+}
+
+/// A union of term scorers (one word over several fields, `a b`, expansions): children called directly.
+@safe
+package final class TermUnionScorer: Scorer {
+    @exclusivity(unchecked) private var core: UnionCore<TermScorer>
+
+    package init(
+        _ children: [TermScorer], excluding excluded: [any Scorer], minimumShouldMatch: Int, scoring: Bool,
+        scratch: ScorerScratch
+    ) {
+        unsafe core = UnionCore(
+            children, excluding: excluded, minimumShouldMatch: minimumShouldMatch, scoring: scoring, scratch: scratch)
+    }
+
+    package var doc: DocID { unsafe core.doc }
+    package var cost: Int { unsafe core.cost }
+    package var damage: SegmentDamage? { unsafe core.damage }
+    package func fill(_ block: inout ScoreBlock, until end: DocID, threshold: Float) {
+        unsafe core.fill(&block, until: end, threshold: threshold)
+    }
+    package func probe(_ block: inout ScoreBlock, from start: Int) { unsafe core.probe(&block, from: start) }
+    package func accumulate(into window: inout ScoreWindow, base: DocID, end: DocID) {
+        unsafe core.accumulate(into: &window, base: base, end: end)
+    }
+    package func seek(_ target: DocID) { unsafe core.seek(target) }
+    package func regionEnd(from target: DocID) -> DocID { unsafe core.regionEnd(from: target) }
+    package func maxScore(from target: DocID, through last: DocID) -> Float { unsafe core.maxScore(from: target, through: last) }
+    package func countRemaining(live: LiveDocs) -> Int { unsafe core.countRemaining(live: live) }
+}
+
+/// A union of any scorers (phrases, ranges, nested booleans, mixed with terms), each called once per block.
+@safe
+package final class UnionScorer: Scorer {
+    @exclusivity(unchecked) private var core: UnionCore<AnyScorer>
+
+    package init(
+        _ children: [any Scorer], excluding excluded: [any Scorer], minimumShouldMatch: Int, scoring: Bool,
+        scratch: ScorerScratch
+    ) {
+        unsafe core = UnionCore(
+            children.map(AnyScorer.init), excluding: excluded, minimumShouldMatch: minimumShouldMatch, scoring: scoring,
+            scratch: scratch)
+    }
+
+    package var doc: DocID { unsafe core.doc }
+    package var cost: Int { unsafe core.cost }
+    package var damage: SegmentDamage? { unsafe core.damage }
+    package func fill(_ block: inout ScoreBlock, until end: DocID, threshold: Float) {
+        unsafe core.fill(&block, until: end, threshold: threshold)
+    }
+    package func probe(_ block: inout ScoreBlock, from start: Int) { unsafe core.probe(&block, from: start) }
+    package func accumulate(into window: inout ScoreWindow, base: DocID, end: DocID) {
+        unsafe core.accumulate(into: &window, base: base, end: end)
+    }
+    package func seek(_ target: DocID) { unsafe core.seek(target) }
+    package func regionEnd(from target: DocID) -> DocID { unsafe core.regionEnd(from: target) }
+    package func maxScore(from target: DocID, through last: DocID) -> Float { unsafe core.maxScore(from: target, through: last) }
+    package func countRemaining(live: LiveDocs) -> Int { unsafe core.countRemaining(live: live) }
 }
