@@ -49,7 +49,8 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ inside the repository
-from bench.inputs import corpus_lines, load_fuzzy, load_queries, load_schema  # noqa: E402
+from bench.inputs import (STORED_CHOICES, corpus_lines, load_fuzzy, load_queries, load_schema,  # noqa: E402
+                          run_schema, write_schema)
 from bench.report import ENGINES, draw_chart, report  # noqa: E402
 from bench.updates import write_upserts  # noqa: E402
 
@@ -84,7 +85,7 @@ def run_loupe(args, queries_path):
     subprocess.check_call(["swift", "build", "-c", "release", "--product", "loupe-bench"], cwd=args.package)
     bin_dir = subprocess.check_output(["swift", "build", "-c", "release", "--show-bin-path"],
                                       cwd=args.package, text=True).strip()
-    command = [os.path.join(bin_dir, "loupe-bench"), "--corpus", args.corpus, "--schema", args.schema,
+    command = [os.path.join(bin_dir, "loupe-bench"), "--corpus", args.corpus, "--schema", args.run_schema,
                "--queries", queries_path, "--out", out, "--repeat", str(args.repeat),
                "--memory-mb", str(args.memory_mb), "--index-dir", os.path.join(args.workdir, "loupe")]
     if args.threads:
@@ -134,6 +135,8 @@ def parse_args(argv):
     ap.add_argument("--out", default=os.path.join(HERE, "results", "latest.json"), help="merged results JSON")
     ap.add_argument("--chart", help="PNG path (default: --out with .png)")
     ap.add_argument("--engines", default=",".join(ENGINES), help="comma-separated subset of loupe,tantivy,fts5")
+    ap.add_argument("--stored", choices=STORED_CHOICES, default="id",
+                    help="fields every engine stores: only the schema's id_field (default), or all of them")
     ap.add_argument("--repeat", type=int, default=10, help="timed passes over the query list")
     ap.add_argument("--threads", type=int, help="passed to loupe-bench (tantivy and FTS5 always use one)")
     ap.add_argument("--memory-mb", type=int, help="indexing memory budget for every engine (default: Loupe's, or 50)")
@@ -161,7 +164,10 @@ def parse_args(argv):
 
 def main(argv):
     args = parse_args(argv)
-    schema = load_schema(args.schema)
+    try:
+        schema = run_schema(load_schema(args.schema), args.stored)
+    except ValueError as e:
+        sys.exit(f"compare: {args.schema}: {e}")
     queries = load_queries(args.queries, args.queries_limit)
     for path in args.extra_queries:
         queries += load_queries(path, None)
@@ -171,6 +177,8 @@ def main(argv):
         sys.exit(f"compare: {e}")
     queries += [("fuzzy", f["query"]) for f in fuzzy]
     args.workdir = tempfile.mkdtemp(prefix="loupe-compare-")
+    args.run_schema = os.path.join(args.workdir, "schema.json")  # the one every engine indexes with
+    write_schema(schema, args.run_schema)
     queries_path = os.path.join(args.workdir, "queries.tsv")
     with open(queries_path, "w", encoding="utf-8") as fh:  # the exact list every engine runs
         fh.writelines(f"{c}\t{q}\n" for c, q in queries)
@@ -183,7 +191,7 @@ def main(argv):
                                       "corpus_name": re.sub(r"\.jsonl(\.gz)?$", "", os.path.basename(args.corpus)),
                                       "python": platform.python_version(), "queries": args.queries,
                                       "extra_queries": args.extra_queries, "fuzzy": args.fuzzy,
-                                      "repeat": args.repeat}}
+                                      "repeat": args.repeat, "schema": args.schema, "stored": args.stored}}
     args.upserts_path = None
     if args.upserts:
         args.upserts_path = os.path.join(args.workdir, "upserts.tsv")
