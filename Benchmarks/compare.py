@@ -49,8 +49,10 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ inside the repository
-from bench.inputs import (STORED_CHOICES, corpus_lines, load_fuzzy, load_queries, load_schema,  # noqa: E402
-                          run_schema, write_schema)
+from bench.inputs import (STORED_CHOICES, corpus_lines, floor_query, load_fuzzy, load_queries,  # noqa: E402
+                          load_schema, run_schema, write_schema)
+from bench.lucene_run import LuceneUnavailable, run_lucene  # noqa: E402
+from bench.measure import FLOOR_SAMPLES  # noqa: E402
 from bench.report import ENGINES, draw_chart, report  # noqa: E402
 from bench.updates import write_upserts  # noqa: E402
 
@@ -99,18 +101,28 @@ def run_loupe(args, queries_path):
 
 
 def read_loupe_json(path):
-    """The "loupe" engine record of a loupe-bench results file."""
+    """The "loupe" engine record of a loupe-bench results file (with its binding floor, which loupe-bench may
+    write beside the engines)."""
     with open(path) as fh:
         results = json.load(fh)
-    return results["engines"]["loupe"]
+    record = results["engines"]["loupe"]
+    if "floor_us" not in record and "floor_us" in results:
+        record["floor_us"] = results["floor_us"]
+    return record
+
+
+def engine_job(engine, args, queries, schema, fuzzy):
+    """What a tantivy, FTS5 or Lucene worker is given: the inputs, the run's settings and its working folder."""
+    return {"corpus": args.corpus, "schema": schema, "queries": queries, "repeat": args.repeat,
+            "limit_docs": args.limit_docs, "memory_mb": args.memory_mb, "workdir": args.workdir,
+            "floor_query": floor_query(schema), "floor_samples": FLOOR_SAMPLES,
+            "judge": [{k: f[k] for k in ("query", "intended", "fields")} for f in fuzzy],
+            "upserts": args.upserts_path if engine == "tantivy" else None, "upsert_batch": args.upsert_batch}
 
 
 def run_worker(engine, args, queries, schema, fuzzy):
     """Runs one Python engine in a child process so that its peak RSS is its own."""
-    job = {"corpus": args.corpus, "schema": schema, "queries": queries, "repeat": args.repeat,
-           "limit_docs": args.limit_docs, "memory_mb": args.memory_mb, "workdir": args.workdir,
-           "judge": [{k: f[k] for k in ("query", "intended", "fields")} for f in fuzzy],
-           "upserts": args.upserts_path if engine == "tantivy" else None, "upsert_batch": args.upsert_batch}
+    job = engine_job(engine, args, queries, schema, fuzzy)
     job_path = os.path.join(args.workdir, f"{engine}.job.json")
     result_path = os.path.join(args.workdir, f"{engine}.json")
     with open(job_path, "w") as fh:
@@ -134,7 +146,7 @@ def parse_args(argv):
                          "its ranking figures")
     ap.add_argument("--out", default=os.path.join(HERE, "results", "latest.json"), help="merged results JSON")
     ap.add_argument("--chart", help="PNG path (default: --out with .png)")
-    ap.add_argument("--engines", default=",".join(ENGINES), help="comma-separated subset of loupe,tantivy,fts5")
+    ap.add_argument("--engines", default=",".join(ENGINES), help="comma-separated subset of " + ",".join(ENGINES))
     ap.add_argument("--stored", choices=STORED_CHOICES, default="id",
                     help="fields every engine stores: only the schema's id_field (default), or all of them")
     ap.add_argument("--repeat", type=int, default=10, help="timed passes over the query list")
@@ -191,7 +203,8 @@ def main(argv):
                                       "corpus_name": re.sub(r"\.jsonl(\.gz)?$", "", os.path.basename(args.corpus)),
                                       "python": platform.python_version(), "queries": args.queries,
                                       "extra_queries": args.extra_queries, "fuzzy": args.fuzzy,
-                                      "repeat": args.repeat, "schema": args.schema, "stored": args.stored}}
+                                      "repeat": args.repeat, "schema": args.schema, "stored": args.stored,
+                                      "floor_query": floor_query(schema)}}
     args.upserts_path = None
     if args.upserts:
         args.upserts_path = os.path.join(args.workdir, "upserts.tsv")
@@ -211,9 +224,11 @@ def main(argv):
         try:
             if engine == "loupe":
                 results["engines"]["loupe"] = loupe_reused or run_loupe(args, queries_path)
+            elif engine == "lucene":
+                results["engines"]["lucene"] = run_lucene(engine_job(engine, args, queries, schema, fuzzy))
             else:
                 results["engines"][engine] = run_worker(engine, args, queries, schema, fuzzy)
-        except (subprocess.CalledProcessError, OSError, KeyError, ValueError) as e:
+        except (subprocess.CalledProcessError, OSError, KeyError, ValueError, LuceneUnavailable) as e:
             print(f"compare: {engine} failed: {e}", file=sys.stderr)
             failures.append(engine)
     table, chart = report(results, queries, fuzzy)
