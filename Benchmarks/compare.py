@@ -1,27 +1,44 @@
 #!/usr/bin/env python3
-"""Loupe vs tantivy 0.27 (PyPI) vs SQLite FTS5 on one corpus, schema and query list.
+"""Loupe vs tantivy 0.27 (PyPI) vs Lucene 9.9.1 (in a JVM) vs SQLite FTS5 on one corpus, schema and query list.
 
 What it measures, per engine: indexing (docs/s, MB/s of JSONL, index size, segments, peak RSS), opening the
-index (fresh open + searcher, several times), and per query, after one warm-up pass, `--repeat` interleaved
-passes of a top-10 search that also fetches the id field of the hits, and of a count-only search.
-Every engine indexes on ONE thread with the same memory budget and streams the (gzipped) JSONL file itself.
-Each of tantivy and FTS5 runs in its own child process so that its peak RSS is its own.
+index (fresh open + searcher, several times), and per query, after warm-up passes (one; ten for Lucene's JIT),
+`--repeat` interleaved passes of three searches back to back: "top-10", a top-10 with an exact hit count that
+also fetches the id field of each hit; "pruned", a top-10 without exact count or stored fields, which lets an
+engine skip what cannot reach the top 10 (tantivy count=False, Lucene's default totalHitsThreshold; FTS5 cannot,
+and runs ORDER BY rank LIMIT 10); "count", the hit count only. Each engine's binding floor is the same three
+searches for a term no document holds (`<first default field>:zqxjvkwpq`): its fixed cost per query.
+Every engine indexes on ONE thread with the same memory budget, streams the (gzipped) JSONL file itself, and
+gets the same schema: compare.py derives it from --schema (either shape) and writes it into its working folder,
+with only the schema's id_field stored unless --stored all. tantivy, Lucene and FTS5 each run in a child process
+so that their peak RSS is their own.
 
     Benchmarks/compare.sh --corpus Benchmarks/corpora/movies/movies.jsonl.gz \
         --schema Benchmarks/corpora/movies/schema.json --queries Benchmarks/corpora/movies/queries.classes.tsv \
         [--extra-queries Benchmarks/corpora/movies/regex.tsv] [--fuzzy Benchmarks/corpora/movies/fuzzy.txt] \
-        [--repeat 3] [--limit-docs 3000] [--engines loupe,tantivy]
+        [--repeat 3] [--limit-docs 3000] [--engines loupe,tantivy,lucene,fts5] [--stored id]
 
 Query files hold `class<TAB>query` lines (or bare queries, classed by shape), in Loupe's query syntax, which
-every engine runs as is except for two clause forms tantivy's parser lacks: `field:word~N` (fuzzy) and
-`field:/pattern/` (whole-term regex), which the tantivy worker builds as FuzzyTermQuery / RegexQuery and ORs
-when a whole query is made of them. FTS5 has no fuzzy, regex or range queries: those rows stay blank for it.
+tantivy runs as is except for two clause forms its parser lacks: `field:word~N` (fuzzy) and `field:/pattern/`
+(whole-term regex), which the tantivy worker builds as FuzzyTermQuery / RegexQuery and ORs when a whole query
+is made of them. Lucene parses every line with a classic MultiFieldQueryParser set up to read it as tantivy
+does (Benchmarks/lucene/TantivyQueryParser.java). FTS5 has no fuzzy, regex or range queries: those rows stay
+blank for it.
+  --stored id|all       the fields every engine stores: the schema's id_field only (the default: a top-10's
+                        fetch is then one small field, as an application fetching ids), or all of them (a run
+                        that fetches whole documents). Recorded as run.stored.
+  --engines LIST        a comma-separated subset of loupe,tantivy,lucene,fts5 (the default: all four). Lucene's
+                        first run downloads pyserini 1.6.0's sdist (~165 MB) for the Lucene jar inside it and
+                        keeps the jar in $LOUPE_BENCH_CACHE (default ~/.cache/loupe-bench); it runs on the JDK at
+                        $LOUPE_BENCH_JDK (default /usr/lib/jvm/temurin-25-jdk-amd64). Without them Lucene fails
+                        with a message and the other engines still run (the exit status is then 1).
   --extra-queries PATH  (repeatable) more such lines, appended as their own classes, e.g. the `regex.tsv` that
                         corpora/make_regex_queries.py writes for each corpus.
   --fuzzy PATH          a corpus's fuzzy.txt (`misspelling<TAB>intended<TAB>edits<TAB>field,field`): one
                         "fuzzy" query per line, `f1:word~e f2:word~e` (transpositions cost 1), plus a ranking
                         block: P@10 (share of the top-10 hits holding the intended word) and MRR (of the first
-                        such hit), for Loupe and tantivy, judged by tantivy term queries for the intended word.
+                        such hit), for Loupe, tantivy and Lucene, judged by tantivy term queries for the intended
+                        word.
   --loupe-json PATH     reuse a loupe-bench results file (e.g. a kept run) instead of building and running it.
   --upserts [N]         add the update-heavy phase (issue #5), run after the query passes on the index just built:
                         N upserts (100,000 when N is left out), each deleting one document by the schema's
@@ -30,10 +47,12 @@ when a whole query is made of them. FTS5 has no fuzzy, regex or range queries: t
                         documents are drawn with replacement by random.Random(--upsert-seed, default 1) and written
                         once to a file every engine replays, so Loupe and tantivy apply the same sequence. Reports
                         upserts/s (writer creation to the last commit and its merges), commits, segments, index
-                        size and live docs after the phase, then the query table again on the updated indexes,
-                        with hit-count agreement. FTS5 has no update phase. Without --upserts nothing changes.
+                        size and live docs after the phase, then the query tables again on the updated indexes,
+                        with hit-count agreement. Lucene and FTS5 have no update phase. Without --upserts nothing
+                        changes.
 
-Writes the merged "anchor-bench/1" JSON (--out), a PNG chart beside it (--chart) and prints one table.
+Writes the merged "anchor-bench/1" JSON (--out), a PNG chart beside it (--chart) and prints the tables: indexing,
+then one per timed row (top-10, pruned, count), then the binding floors.
 The first run creates a virtualenv (env LOUPE_BENCH_VENV, default /tmp/loupe-bench-venv) with tantivy==0.27.0
 and matplotlib, then re-runs itself inside it.
 """
@@ -49,7 +68,10 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ inside the repository
-from bench.inputs import corpus_lines, load_fuzzy, load_queries, load_schema  # noqa: E402
+from bench.inputs import (STORED_CHOICES, corpus_lines, floor_query, load_fuzzy, load_queries,  # noqa: E402
+                          load_schema, run_schema, write_schema)
+from bench.lucene_run import LuceneUnavailable, run_lucene  # noqa: E402
+from bench.measure import FLOOR_SAMPLES  # noqa: E402
 from bench.report import ENGINES, draw_chart, report  # noqa: E402
 from bench.updates import write_upserts  # noqa: E402
 
@@ -84,7 +106,7 @@ def run_loupe(args, queries_path):
     subprocess.check_call(["swift", "build", "-c", "release", "--product", "loupe-bench"], cwd=args.package)
     bin_dir = subprocess.check_output(["swift", "build", "-c", "release", "--show-bin-path"],
                                       cwd=args.package, text=True).strip()
-    command = [os.path.join(bin_dir, "loupe-bench"), "--corpus", args.corpus, "--schema", args.schema,
+    command = [os.path.join(bin_dir, "loupe-bench"), "--corpus", args.corpus, "--schema", args.run_schema,
                "--queries", queries_path, "--out", out, "--repeat", str(args.repeat),
                "--memory-mb", str(args.memory_mb), "--index-dir", os.path.join(args.workdir, "loupe")]
     if args.threads:
@@ -98,18 +120,28 @@ def run_loupe(args, queries_path):
 
 
 def read_loupe_json(path):
-    """The "loupe" engine record of a loupe-bench results file."""
+    """The "loupe" engine record of a loupe-bench results file (with its binding floor, which loupe-bench may
+    write beside the engines)."""
     with open(path) as fh:
         results = json.load(fh)
-    return results["engines"]["loupe"]
+    record = results["engines"]["loupe"]
+    if "floor_us" not in record and "floor_us" in results:
+        record["floor_us"] = results["floor_us"]
+    return record
+
+
+def engine_job(engine, args, queries, schema, fuzzy):
+    """What a tantivy, FTS5 or Lucene worker is given: the inputs, the run's settings and its working folder."""
+    return {"corpus": args.corpus, "schema": schema, "queries": queries, "repeat": args.repeat,
+            "limit_docs": args.limit_docs, "memory_mb": args.memory_mb, "workdir": args.workdir,
+            "floor_query": floor_query(schema), "floor_samples": FLOOR_SAMPLES,
+            "judge": [{k: f[k] for k in ("query", "intended", "fields")} for f in fuzzy],
+            "upserts": args.upserts_path if engine == "tantivy" else None, "upsert_batch": args.upsert_batch}
 
 
 def run_worker(engine, args, queries, schema, fuzzy):
     """Runs one Python engine in a child process so that its peak RSS is its own."""
-    job = {"corpus": args.corpus, "schema": schema, "queries": queries, "repeat": args.repeat,
-           "limit_docs": args.limit_docs, "memory_mb": args.memory_mb, "workdir": args.workdir,
-           "judge": [{k: f[k] for k in ("query", "intended", "fields")} for f in fuzzy],
-           "upserts": args.upserts_path if engine == "tantivy" else None, "upsert_batch": args.upsert_batch}
+    job = engine_job(engine, args, queries, schema, fuzzy)
     job_path = os.path.join(args.workdir, f"{engine}.job.json")
     result_path = os.path.join(args.workdir, f"{engine}.json")
     with open(job_path, "w") as fh:
@@ -133,7 +165,9 @@ def parse_args(argv):
                          "its ranking figures")
     ap.add_argument("--out", default=os.path.join(HERE, "results", "latest.json"), help="merged results JSON")
     ap.add_argument("--chart", help="PNG path (default: --out with .png)")
-    ap.add_argument("--engines", default=",".join(ENGINES), help="comma-separated subset of loupe,tantivy,fts5")
+    ap.add_argument("--engines", default=",".join(ENGINES), help="comma-separated subset of " + ",".join(ENGINES))
+    ap.add_argument("--stored", choices=STORED_CHOICES, default="id",
+                    help="fields every engine stores: only the schema's id_field (default), or all of them")
     ap.add_argument("--repeat", type=int, default=10, help="timed passes over the query list")
     ap.add_argument("--threads", type=int, help="passed to loupe-bench (tantivy and FTS5 always use one)")
     ap.add_argument("--memory-mb", type=int, help="indexing memory budget for every engine (default: Loupe's, or 50)")
@@ -161,7 +195,10 @@ def parse_args(argv):
 
 def main(argv):
     args = parse_args(argv)
-    schema = load_schema(args.schema)
+    try:
+        schema = run_schema(load_schema(args.schema), args.stored)
+    except ValueError as e:
+        sys.exit(f"compare: {args.schema}: {e}")
     queries = load_queries(args.queries, args.queries_limit)
     for path in args.extra_queries:
         queries += load_queries(path, None)
@@ -171,6 +208,8 @@ def main(argv):
         sys.exit(f"compare: {e}")
     queries += [("fuzzy", f["query"]) for f in fuzzy]
     args.workdir = tempfile.mkdtemp(prefix="loupe-compare-")
+    args.run_schema = os.path.join(args.workdir, "schema.json")  # the one every engine indexes with
+    write_schema(schema, args.run_schema)
     queries_path = os.path.join(args.workdir, "queries.tsv")
     with open(queries_path, "w", encoding="utf-8") as fh:  # the exact list every engine runs
         fh.writelines(f"{c}\t{q}\n" for c, q in queries)
@@ -183,7 +222,8 @@ def main(argv):
                                       "corpus_name": re.sub(r"\.jsonl(\.gz)?$", "", os.path.basename(args.corpus)),
                                       "python": platform.python_version(), "queries": args.queries,
                                       "extra_queries": args.extra_queries, "fuzzy": args.fuzzy,
-                                      "repeat": args.repeat}}
+                                      "repeat": args.repeat, "schema": args.schema, "stored": args.stored,
+                                      "floor_query": floor_query(schema)}}
     args.upserts_path = None
     if args.upserts:
         args.upserts_path = os.path.join(args.workdir, "upserts.tsv")
@@ -203,9 +243,11 @@ def main(argv):
         try:
             if engine == "loupe":
                 results["engines"]["loupe"] = loupe_reused or run_loupe(args, queries_path)
+            elif engine == "lucene":
+                results["engines"]["lucene"] = run_lucene(engine_job(engine, args, queries, schema, fuzzy))
             else:
                 results["engines"][engine] = run_worker(engine, args, queries, schema, fuzzy)
-        except (subprocess.CalledProcessError, OSError, KeyError, ValueError) as e:
+        except (subprocess.CalledProcessError, OSError, KeyError, ValueError, LuceneUnavailable) as e:
             print(f"compare: {engine} failed: {e}", file=sys.stderr)
             failures.append(engine)
     table, chart = report(results, queries, fuzzy)

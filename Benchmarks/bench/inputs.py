@@ -1,8 +1,13 @@
-"""Reading the benchmark's inputs: schema (both shapes), query lists, and JSONL corpus lines."""
+"""Reading the benchmark's inputs: schema (both shapes) and the schema every engine runs, query lists, the
+binding-floor query, and JSONL corpus lines."""
 import gzip
 import json
 
 NUMERIC_TYPES = ("u64", "i64", "f64", "bool", "date")
+STORED_CHOICES = ("id", "all")
+# A word no corpus holds: a top-10 search for it costs only the engine's fixed per-query overhead (for the Python
+# engines, mostly the binding's), the "binding floor".
+FLOOR_TERM = "zqxjvkwpq"
 
 
 def load_schema(path):
@@ -24,6 +29,39 @@ def load_schema(path):
     if not defaults:
         defaults = [f["name"] for f in fields if f["type"] == "text"]
     return {"fields": fields, "default_fields": defaults, "id_field": raw.get("id_field")}
+
+
+def run_schema(schema, stored):
+    """The schema every engine gets, from load_schema's: with stored "id" only the id_field is stored, with "all"
+    every field is (a run that fetches whole documents); the other options stay as declared.
+
+    Raises ValueError for "id" without an id_field."""
+    if stored not in STORED_CHOICES:
+        raise ValueError(f"stored must be one of {', '.join(STORED_CHOICES)}, not {stored!r}")
+    if stored == "id" and not schema["id_field"]:
+        raise ValueError("storing only the id needs the schema's id_field (or store all fields)")
+    fields = [dict(f, stored=stored == "all" or f["name"] == schema["id_field"]) for f in schema["fields"]]
+    return dict(schema, fields=fields)
+
+
+def write_schema(schema, path):
+    """Writes a load_schema-style dict in Loupe's array shape; tokenizer and record only on text fields, as
+    Loupe's own schema encoding writes them."""
+    fields = []
+    for f in schema["fields"]:
+        entry = {k: f[k] for k in ("name", "type", "stored", "indexed", "fast")}
+        if f["type"] == "text":
+            entry.update(tokenizer=f.get("tokenizer") or "default", record=f.get("record") or "position")
+        fields.append(entry)
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump({"fields": fields, "default_fields": schema["default_fields"], "id_field": schema["id_field"]},
+                  fh, indent=1)
+        fh.write("\n")
+
+
+def floor_query(schema):
+    """The binding-floor query: FLOOR_TERM in the first default field."""
+    return f"{schema['default_fields'][0]}:{FLOOR_TERM}"
 
 
 def infer_class(query):

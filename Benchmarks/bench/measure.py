@@ -1,4 +1,4 @@
-"""Measurement helpers shared by the Python engines (tantivy, FTS5) and the comparison."""
+"""Measurement helpers shared by the Python engines (tantivy, FTS5), the Lucene runner's results and the comparison."""
 import math
 import os
 import resource
@@ -29,60 +29,89 @@ def p90(values):
     return ordered[min(len(ordered) - 1, math.ceil(len(ordered) * 0.9) - 1)]
 
 
-def time_queries(queries, top10, count, repeat):
-    """One warm-up pass then `repeat` passes, each query's top-10 then its count back to back (as loupe-bench).
+# The per-query keys of the three timed rows, in the order each query runs them.
+TOP10 = "latency_us_median"  # top-10 with an exact hit count, then the id field of each hit
+PRUNED = "top10_pruned_nofetch_latency_us_median"  # top-10 only: no exact count, no stored fields
+COUNT = "count_latency_us_median"  # the hit count only
+MODES = (TOP10, PRUNED, COUNT)
+FLOOR_KEYS = {TOP10: "top10", PRUNED: "pruned", COUNT: "count"}  # an engine's "floor_us" object
+FLOOR_SAMPLES = 100  # runs of the floor query per mode; it takes microseconds
 
-    `queries` are result dicts whose "_run" holds whatever top10/count need; results land in the dicts.
-    top10 returns (ids, scores, hit count or None when it does not count)."""
-    top_times = [[] for _ in queries]
-    count_times = [[] for _ in queries]
+
+def time_queries(queries, top10, pruned, count, repeat):
+    """One warm-up pass then `repeat` passes, each query's three modes back to back (as loupe-bench).
+
+    `queries` are result dicts whose "_run" holds whatever the modes need; results land in the dicts. top10
+    returns (ids, scores, hit count or None when it does not count); pruned and count are only timed, except that
+    count's answer stands in for a top10 that does not count."""
+    modes = ((TOP10, top10), (PRUNED, pruned), (COUNT, count))
+    times = [{key: [] for key in MODES} for _ in queries]
     clock = time.perf_counter_ns
     for rep in range(repeat + 1):
-        for i, q in enumerate(queries):
+        for q, samples in zip(queries, times):
             if q["status"] != "ok":
                 continue
+            answers = {}
             try:
-                start = clock()
-                ids, scores, hits = top10(q["_run"])
-                middle = clock()
-                hits_only = count(q["_run"])
-                end = clock()
+                for key, call in modes:
+                    start = clock()
+                    answers[key] = call(q["_run"])
+                    samples[key].append((clock() - start) / 1000)
             except BaseException as e:  # pyo3 panics derive from BaseException
                 if isinstance(e, (KeyboardInterrupt, SystemExit)):
                     raise
                 q.update(status="error", error=f"{type(e).__name__}: {e}")
                 continue
             if rep == 0:
-                q.update(top10=ids, scores=scores, count=hits_only if hits is None else hits)
-            else:
-                top_times[i].append((middle - start) / 1000)
-                count_times[i].append((end - middle) / 1000)
-    for q, tops, counts in zip(queries, top_times, count_times):
+                ids, scores, hits = answers[TOP10]
+                q.update(top10=ids, scores=scores, count=answers[COUNT] if hits is None else hits)
+                for values in samples.values():
+                    values.clear()
+    for q, samples in zip(queries, times):
         q.pop("_run", None)
-        if q["status"] == "ok" and tops:
-            q.update(latency_us_median=round(median(tops), 2), latency_us_min=round(min(tops), 2),
-                     repeats=len(tops), count_latency_us_median=round(median(counts), 2))
+        if q["status"] == "ok" and samples[TOP10]:
+            q.update(latency_us_min=round(min(samples[TOP10]), 2), repeats=len(samples[TOP10]))
+            q.update({key: round(median(values), 2) for key, values in samples.items()})
     return queries
+
+
+def floor_times(run, top10, pruned, count):
+    """The binding floor: each mode's median µs over FLOOR_SAMPLES runs of the absent-term query `run`, after one
+    untimed run, the modes interleaved as in time_queries."""
+    modes = ((TOP10, top10), (PRUNED, pruned), (COUNT, count))
+    samples = {key: [] for key in MODES}
+    clock = time.perf_counter_ns
+    for rep in range(FLOOR_SAMPLES + 1):
+        for key, call in modes:
+            start = clock()
+            call(run)
+            if rep:
+                samples[key].append((clock() - start) / 1000)
+    return {FLOOR_KEYS[key]: round(median(values), 2) for key, values in samples.items()}
 
 
 def query_record(cls, text, status="ok", error=None):
     """One entry of an engine's "queries" list, before timing fills it in."""
-    return {"query": text, "class": cls, "status": status, "error": error, "latency_us_median": None,
-            "latency_us_min": None, "repeats": 0, "count": None, "top10": [], "scores": [],
-            "count_latency_us_median": None}
+    return {"query": text, "class": cls, "status": status, "error": error, TOP10: None, "latency_us_min": None,
+            "repeats": 0, "count": None, "top10": [], "scores": [], PRUNED: None, COUNT: None}
 
 
 def class_summary(queries):
-    """Per class, over the answered queries: n, p50/p90 of per-query medians, mean hit count, count-only p50."""
+    """Per class, over the answered queries: n, mean hit count, and p50/p90 of the per-query medians of each
+    timed row (None for a row the engine did not time)."""
     groups = {}
     for q in queries:
-        if q["status"] == "ok" and q.get("latency_us_median") is not None:
+        if q["status"] == "ok" and q.get(TOP10) is not None:
             groups.setdefault(q["class"], []).append(q)
-    return {cls: {"n": len(qs), "latency_us_median": median([q["latency_us_median"] for q in qs]),
-                  "latency_us_p90": p90([q["latency_us_median"] for q in qs]),
-                  "mean_count": statistics.fmean(q["count"] for q in qs),
-                  "count_latency_us_median": median([q["count_latency_us_median"] for q in qs])}
-            for cls, qs in groups.items()}
+    out = {}
+    for cls, qs in groups.items():
+        summary = {"n": len(qs), "mean_count": statistics.fmean(q["count"] for q in qs)}
+        for key in MODES:
+            values = [q[key] for q in qs if q.get(key) is not None]
+            summary[key] = median(values)
+            summary[key.replace("_median", "_p90")] = p90(values)
+        out[cls] = summary
+    return out
 
 
 def open_times(open_once, repeat):
@@ -100,4 +129,3 @@ def index_record(docs, failed, input_bytes, seconds, path, segments):
     return {"docs": docs, "docs_failed": failed, "input_bytes": input_bytes, "index_s": round(seconds, 4),
             "docs_per_s": round(docs / seconds, 1), "mb_per_s": round(input_bytes / 1e6 / seconds, 3),
             "size_bytes": dir_size(path), "peak_rss_mb": round(peak_rss_mb(), 1), "segments": segments}
-

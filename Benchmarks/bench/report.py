@@ -1,11 +1,21 @@
-"""The comparison: one text table (per engine and query class, with Loupe ratios and agreement) and a PNG chart."""
+"""The comparison: per query class, one table per timed row (top-10 + exact count + id fetch, pruned top-10,
+count), with each engine's p50/p90, Loupe's ratios and the agreement with tantivy; the indexing table; a PNG chart."""
 import statistics
 
-from .measure import median, p90
+from .measure import COUNT, FLOOR_KEYS, PRUNED, TOP10, median, p90
 
-ENGINES = ("loupe", "tantivy", "fts5")
-COLORS = {"tantivy": "#1f77b4", "fts5": "#ff7f0e"}
-LABELS = {"tantivy": "tantivy", "fts5": "FTS5"}
+ENGINES = ("loupe", "tantivy", "lucene", "fts5")
+OTHERS = ENGINES[1:]
+COLORS = {"tantivy": "#1f77b4", "lucene": "#2ca02c", "fts5": "#ff7f0e"}
+LABELS = {"loupe": "Loupe", "tantivy": "tantivy", "lucene": "Lucene", "fts5": "FTS5"}
+# Each timed row's table: its title, and Loupe's ratios as (column title, other engine, minus its floor?).
+ROWS = ((TOP10, "top-10 + exact count + id fetch",
+         (("tan-fl", "tantivy", True), ("tantivy", "tantivy", False), ("Lucene", "lucene", False),
+          ("FTS5", "fts5", False))),
+        (PRUNED, "top-10 pruned, no exact count, no stored-field fetch",
+         (("Lucene", "lucene", False), ("tantivy", "tantivy", False))),
+        (COUNT, "count only", (("Lucene", "lucene", False), ("tantivy", "tantivy", False))))
+AGREEING = ("loupe", "lucene")  # engines whose hit counts and top-10 are checked against tantivy's
 
 
 def by_key(engine_result, queries):
@@ -25,18 +35,21 @@ def by_key(engine_result, queries):
 
 def ok(record):
     """The engine answered this query and timed it."""
-    return record is not None and record.get("status") == "ok" and record.get("latency_us_median") is not None
+    return record is not None and record.get("status") == "ok" and record.get(TOP10) is not None
 
 
 def ratio(a, b):
-    """a / b, or None when either side is missing."""
-    return a / b if a is not None and b else None
+    """a / b, or None when either side is missing (or b is not positive)."""
+    return a / b if a is not None and b is not None and b > 0 else None
 
 
-def paired_ratio(mine, theirs, key):
-    """Median of Loupe's latencies over median of the other's, on the queries both answered."""
-    pairs = [(a[key], b[key]) for a, b in zip(mine, theirs) if ok(a) and ok(b) and a[key] is not None]
-    return ratio(median([a for a, _ in pairs]), median([b for _, b in pairs])) if pairs else None
+def paired_ratio(mine, theirs, key, floor=0.0):
+    """Median of Loupe's `key` over (median of the other's − floor), on the queries both timed in that row."""
+    pairs = [(a[key], b[key]) for a, b in zip(mine, theirs)
+             if ok(a) and ok(b) and a.get(key) is not None and b.get(key) is not None]
+    if not pairs:
+        return None
+    return ratio(median([a for a, _ in pairs]), median([b for _, b in pairs]) - floor)
 
 
 def overlap(a, b):
@@ -48,6 +61,16 @@ def overlap(a, b):
 def fmt(value, digits=0, suffix=""):
     """A table cell: thousands separators, "-" for missing."""
     return "-" if value is None else f"{value:,.{digits}f}{suffix}"
+
+
+def fmt_us(value):
+    """A latency cell in µs: one decimal under 100 (floors and pruned searches take a few µs), none above."""
+    return fmt(value, 1 if value is not None and value < 100 else 0)
+
+
+def floor_of(engine, key):
+    """An engine record's binding floor (µs) for one timed row, or None."""
+    return ((engine or {}).get("floor_us") or {}).get(FLOOR_KEYS[key])
 
 
 def index_table(engines, names):
@@ -63,7 +86,7 @@ def index_table(engines, names):
     for name in names:
         lines.append(f"{name:<18}" + "".join(f"{fmt(get(engines[name]), digits):>{width}}"
                                              for _, width, digits, get in columns))
-    for other in ("tantivy", "fts5"):
+    for other in OTHERS:
         if "loupe" in names and other in names:
             cells = [ratio(get(engines["loupe"]), get(engines[other])) if title != "segs" else None
                      for title, _, _, get in columns]
@@ -72,43 +95,87 @@ def index_table(engines, names):
     return lines
 
 
-def query_table(queries, rows, names=ENGINES):
-    """Per class: each engine's answered count, p50/p90 top-10 and p50 count µs; Loupe ratios; agreement.
+def agreement(picked, rows, name):
+    """{n, count_agreement, top10_overlap} of engine `name` against tantivy over the queries `picked`."""
+    both = [(rows[name][i], rows["tantivy"][i]) for i in picked if ok(rows[name][i]) and ok(rows["tantivy"][i])]
+    return {"n": len(both),
+            "count_agreement": statistics.fmean(a["count"] == b["count"] for a, b in both) if both else None,
+            "top10_overlap": statistics.fmean(overlap(a["top10"], b["top10"]) for a, b in both) if both else None}
 
-    `names` are the engines given columns (all of ENGINES by default, whose chart data draw_chart expects)."""
-    missing = [None] * len(queries)
-    loupe, tantivy = (rows.get(e, missing) for e in ("loupe", "tantivy"))
-    others = [e for e in names if e != "loupe"]
-    group = f"{'ok':>4}{'p50':>8}{'p90':>8}{'cnt':>7}"
-    head1 = f"{'':<17} |" + "".join(f"{name:^{len(group)}} |" for name in names) + \
-        "".join(f"{'Loupe/' + LABELS[o]:^14}|" for o in others) + f"{'vs tantivy':^14}"
-    head2 = f"{'class':<13}{'n':>4} |" + f"{group} |" * len(names) + "   top    cnt |" * len(others) + " =count  ovl10"
-    lines = [head1, head2, "-" * len(head2)]
-    chart, agreement = {}, {}
-    classes = list(dict.fromkeys(cls for cls, _ in queries))
-    for cls in classes + ["all"]:
+
+def row_table(queries, rows, engines, key, title, ratio_specs):
+    """One timed row's table: per class, each engine's p50/p90 of its per-query medians of `key` (the top-10
+    row also counts the answered queries), Loupe's ratios, and for the top-10 row the agreement with tantivy.
+
+    Returns (lines, {class: {engine: agreement}}, {class: {ratio title: value}})."""
+    names = [e for e in ENGINES if e in rows]
+    top = key == TOP10
+    specs = [spec for spec in ratio_specs if "loupe" in rows and spec[1] in rows]
+    checked = [e for e in AGREEING if e in rows] if top and "tantivy" in rows else []
+    group = (f"{'ok':>4}" if top else "") + f"{'p50':>8}{'p90':>8}"
+    head1 = f"{'':<17} |" + "".join(f"{name:^{len(group)}} |" for name in names)
+    head2 = f"{'class':<13}{'n':>4} |" + f"{group} |" * len(names)
+    if specs:
+        head1 += f"{'Loupe /':^{8 * len(specs)}}|"
+        head2 += "".join(f"{label:>8}" for label, _, _ in specs) + "|"
+    if checked:
+        head1 += f"{'=count':^{7 * len(checked)}}|{'ovl10':^{7 * len(checked)}}"
+        head2 += "".join(f"{LABELS[e]:>7}" for e in checked) + "|" + "".join(f"{LABELS[e]:>7}" for e in checked)
+    lines = [f"{title} (µs)", head1, head2, "-" * len(head2)]
+    agreements, ratios = {}, {}
+    for cls in list(dict.fromkeys(cls for cls, _ in queries)) + ["all"]:
         picked = [i for i, (c, _) in enumerate(queries) if cls in ("all", c)]
         cells = f"{cls:<13}{len(picked):>4} |"
         for name in names:
-            answered = [rows[name][i] for i in picked if ok(rows[name][i])] if name in rows else []
-            top = [q["latency_us_median"] for q in answered]
-            cnt = [q["count_latency_us_median"] for q in answered if q.get("count_latency_us_median") is not None]
-            cells += (f"{len(answered) if name in rows else '-':>4}{fmt(median(top)):>8}{fmt(p90(top)):>8}"
-                      f"{fmt(median(cnt)):>7} |")
-        mine = [loupe[i] for i in picked]
-        for other in others:
-            theirs = [rows.get(other, missing)[i] for i in picked]
-            top = paired_ratio(mine, theirs, "latency_us_median")
-            chart.setdefault(cls, []).append(top)
-            cells += f"{fmt(top, 2):>6}{fmt(paired_ratio(mine, theirs, 'count_latency_us_median'), 2):>7} |"
-        both = [(loupe[i], tantivy[i]) for i in picked if ok(loupe[i]) and ok(tantivy[i])]
-        same = statistics.fmean(a["count"] == b["count"] for a, b in both) if both else None
-        ovl = statistics.fmean(overlap(a["top10"], b["top10"]) for a, b in both) if both else None
-        agreement[cls] = {"n": len(both), "count_agreement": same, "top10_overlap": ovl}
+            answered = [rows[name][i] for i in picked if ok(rows[name][i])]
+            values = [q[key] for q in answered if q.get(key) is not None]
+            cells += (f"{len(answered):>4}" if top else "") + f"{fmt_us(median(values)):>8}{fmt_us(p90(values)):>8} |"
+        mine = [rows["loupe"][i] for i in picked] if "loupe" in rows else []
+        for label, other, minus_floor in specs:
+            floor = floor_of(engines.get(other), key) if minus_floor else 0.0
+            value = None if floor is None else paired_ratio(mine, [rows[other][i] for i in picked], key, floor)
+            ratios.setdefault(cls, {})[label] = value
+            cells += f"{fmt(value, 2):>8}"
+        cells += "|" if specs else ""
+        found = {e: agreement(picked, rows, e) for e in checked}
+        agreements[cls] = found
+        cells += "".join(f"{fmt(found[e]['count_agreement'], 2):>7}" for e in checked)
+        cells += ("|" if checked else "") + "".join(f"{fmt(found[e]['top10_overlap'], 2):>7}" for e in checked)
         if cls == "all":
             lines.append("-" * len(head2))
-        lines.append(cells + f"{fmt(same, 2):>7}{fmt(ovl, 2):>7}")
-    return lines, chart, agreement
+        lines.append(cells)
+    return lines, agreements, ratios
+
+
+def floor_line(engines, names, run):
+    """Each engine's binding floor, the three rows' µs on the absent-term query."""
+    parts = []
+    for name in names:
+        floors = engines[name].get("floor_us")
+        cells = " / ".join(fmt_us(floor_of(engines[name], key)) for key, _, _ in ROWS) if floors else "-"
+        parts.append(f"{name} {cells}")
+    return (f"binding floor (µs, top-10 / pruned / count, on `{run.get('floor_query', 'an absent term')}`): "
+            + "; ".join(parts))
+
+
+def latency_tables(queries, rows, engines):
+    """The three tables and their legend. Returns (lines, agreements from the top-10 table, chart ratios)."""
+    lines, agreements, chart = [], {}, {}
+    for key, title, specs in ROWS:
+        table, found, ratios = row_table(queries, rows, engines, key, title, specs)
+        lines += table + [""]
+        if key == TOP10:
+            agreements = found
+        for cls, values in ratios.items():
+            for label, value in values.items():
+                chart.setdefault((key, label), {})[cls] = value
+    lines += ["p50/p90: of the per-query median µs over the timed passes; ok: queries answered. Loupe / x: median "
+              "Loupe µs over median x µs, on the queries both timed in that row; tan-fl: over tantivy's minus its "
+              "binding floor.",
+              "=count: share of queries whose hit count equals tantivy's; ovl10: mean |A∩B|/max(|A|,|B|) of the "
+              "top-10 ids against tantivy's. \"-\": not timed (Loupe's pruned row, until loupe-bench writes it). FTS5 "
+              "cannot prune: its pruned row is ORDER BY rank LIMIT 10 without the id lookup."]
+    return lines, agreements, chart
 
 
 def ranking(flags):
@@ -126,7 +193,7 @@ def fuzzy_ranking(fuzzy, queries, rows, relevant):
     intended = {f["query"]: f["intended"] for f in fuzzy}
     judged = {query: set(map(str, ids)) for query, ids in relevant.items()}
     summary, per_query = {}, []
-    for name in ("loupe", "tantivy"):
+    for name in ("loupe", "tantivy", "lucene"):
         if name not in rows:
             continue
         scores = []
@@ -143,35 +210,58 @@ def fuzzy_ranking(fuzzy, queries, rows, relevant):
 
 
 def fuzzy_lines(figures, total):
-    """The fuzzy ranking block under the query table."""
+    """The fuzzy ranking block under the query tables."""
     if figures is None:
         return ["fuzzy ranking: needs the tantivy engine, whose term queries judge which hits hold the intended word"]
     parts = []
-    for name, label in (("loupe", "Loupe"), ("tantivy", "tantivy")):
-        if name in figures["engines"]:
-            f = figures["engines"][name]
-            answered = "" if f["n"] == total else f" ({f['n']}/{total} answered)"
-            parts.append(f"{label} P@10 {fmt(f['p_at_10'], 2)}, MRR {fmt(f['mrr'], 2)}{answered}")
+    for name, f in figures["engines"].items():
+        answered = "" if f["n"] == total else f" ({f['n']}/{total} answered)"
+        parts.append(f"{LABELS[name]} P@10 {fmt(f['p_at_10'], 2)}, MRR {fmt(f['mrr'], 2)}{answered}")
     return ["fuzzy ranking: " + "; ".join(parts),
             "  P@10: share of the top-10 hits holding the intended word in a listed field (a query without hits "
             "scores 0); MRR: mean 1/rank of the first such hit."]
 
 
-def differing_counts(queries, rows, title):
-    """The queries Loupe and tantivy both answered with different hit counts (the first 20), under `title`."""
-    loupe, tantivy = rows.get("loupe"), rows.get("tantivy")
-    if not loupe or not tantivy:
+def differing_counts(queries, rows, name, title):
+    """The queries engine `name` and tantivy both answered with different hit counts (the first 20)."""
+    mine, tantivy = rows.get(name), rows.get("tantivy")
+    if not mine or not tantivy:
         return []
-    differ = [(cls, text, a["count"], b["count"]) for (cls, text), a, b in zip(queries, loupe, tantivy)
+    differ = [(cls, text, a["count"], b["count"]) for (cls, text), a, b in zip(queries, mine, tantivy)
               if ok(a) and ok(b) and a["count"] != b["count"]]
     if not differ:
         return []
-    return ([f"\n{title}, Loupe vs tantivy ({len(differ)} queries" + (", first 20):" if len(differ) > 20 else "):")]
-            + [f"  {cls:<13} {text:<55} loupe {a:>8,}  tantivy {b:>8,}" for cls, text, a, b in differ[:20]])
+    return ([f"\n{title}, {LABELS[name]} vs tantivy ({len(differ)} queries"
+             + (", first 20):" if len(differ) > 20 else "):")]
+            + [f"  {cls:<13} {text:<55} {name:<6} {a:>8,}  tantivy {b:>8,}" for cls, text, a, b in differ[:20]])
+
+
+def unanswered(queries, rows, name):
+    """What engine `name` did not answer: a count per status, then the first message per class and status."""
+    missed = [((r or {}).get("status", "?") if r else "missing", cls, (r or {}).get("error"))
+              for (cls, _), r in zip(queries, rows[name]) if not ok(r)]
+    if not missed:
+        return []
+    statuses = [status for status, _, _ in missed]
+    lines = [f"{name} did not answer {len(statuses)} queries: "
+             + ", ".join(f"{statuses.count(s)} {s}" for s in sorted(set(statuses)))]
+    first = {}  # one message per class and status, so a new failure mode is visible in the table
+    for status, cls, error in missed:
+        first.setdefault((cls, status), error)
+    return lines + [f"  {cls} {status}: {str(error)[:110]}" for (cls, status), error in first.items() if error]
+
+
+def per_engine(agreements):
+    """{class: {engine: figures}} → {engine: {class: figures}}, as the results JSON keeps them."""
+    out = {}
+    for cls, found in agreements.items():
+        for name, figures in found.items():
+            out.setdefault(name, {})[cls] = figures
+    return out
 
 
 def update_lines(results, queries, names):
-    """The update-heavy block: each engine's upsert phase, then the query table again on the updated indexes.
+    """The update-heavy block: each engine's upsert phase, then the query tables again on the updated indexes.
 
     Stores the agreement after the updates in results["agreement_with_tantivy_after_updates"]."""
     engines, plan = results["engines"], results["run"]["updates"]
@@ -197,13 +287,13 @@ def update_lines(results, queries, names):
     lines += ["upserts/s: wall time from writer creation to the last commit and its merges (> 1 in the ratio: Loupe "
               "faster); size: the index folder after the phase.", "", "queries after the updates:"]
     rows = {name: by_key(engines[name]["updates"], queries) for name in updated}
-    table, _, agreement = query_table(queries, rows, updated)
-    lines += table
+    tables, agreements, _ = latency_tables(queries, rows, engines)
+    lines += tables
     if "loupe" in rows and "tantivy" in rows:
         lines.append("After the updates the engines' segments differ, so hits with equal scores (ranges, string "
                      "terms) come in another doc order: ovl10 drops there; =count is the check.")
-    lines += differing_counts(queries, rows, "Hit counts that differ after the updates")
-    results["agreement_with_tantivy_after_updates"] = agreement
+    lines += differing_counts(queries, rows, "loupe", "Hit counts that differ after the updates")
+    results["agreement_with_tantivy_after_updates"] = per_engine(agreements)
     return lines
 
 
@@ -218,7 +308,8 @@ def report(results, queries, fuzzy=()):
     rows = {e: by_key(engines[e], queries) for e in names}
     corpus, run = results["corpus"], results["run"]
     lines = [f"corpus {run['corpus_name']}: {corpus['docs']:,} docs, {corpus['bytes'] / 1e6:,.1f} MB of JSONL; "
-             f"{len(queries)} queries, {run['repeat']} timed passes; {run['date']}, {run['machine']}",
+             f"{len(queries)} queries, {run['repeat']} timed passes; stored fields: {run.get('stored', '?')}; "
+             f"{run['date']}, {run['machine']}",
              "Ratios are Loupe/other: for latency, size, open time and RSS, < 1 means Loupe is faster/smaller; "
              "for docs/s and MB/s, > 1 means Loupe is faster.", ""]
     lines += index_table(engines, names)
@@ -227,30 +318,18 @@ def report(results, queries, fuzzy=()):
         lines.append("NOTE: the engines indexed different numbers of docs: "
                      + ", ".join(f"{name} {n:,}" for name, n in indexed.items()))
     lines.append("")
-    table, chart, agreement = query_table(queries, rows)
-    lines += table
-    lines += ["ok: queries answered; p50/p90: of the per-query median µs (top-10 search + id fetch), cnt: p50 µs "
-              "of count-only.",
-              "Loupe/x: median Loupe µs / median x µs over the queries both answered. =count: share of queries "
-              "with equal hit counts; ovl10: mean |A∩B|/max(|A|,|B|) of top-10 ids."]
+    tables, agreements, chart = latency_tables(queries, rows, engines)
+    lines += tables + [floor_line(engines, names, run)]
     if fuzzy:
         figures = fuzzy_ranking(fuzzy, queries, rows, relevant)
         lines += [""] + fuzzy_lines(figures, len(fuzzy))
         if figures is not None:
             results["fuzzy_ranking"] = figures
-    lines += differing_counts(queries, rows, "Hit counts that differ")
+    for name in AGREEING:
+        lines += differing_counts(queries, rows, name, "Hit counts that differ")
     for name in names:
-        missed = [((r or {}).get("status", "?") if r else "missing", cls, (r or {}).get("error"))
-                  for (cls, _), r in zip(queries, rows[name]) if not ok(r)]
-        if missed:
-            statuses = [status for status, _, _ in missed]
-            lines.append(f"{name} did not answer {len(statuses)} queries: "
-                         + ", ".join(f"{statuses.count(s)} {s}" for s in sorted(set(statuses))))
-            first = {}  # one message per class and status, so a new failure mode is visible in the table
-            for status, cls, error in missed:
-                first.setdefault((cls, status), error)
-            lines += [f"  {cls} {status}: {str(error)[:110]}" for (cls, status), error in first.items() if error]
-    results["agreement_with_tantivy"] = agreement
+        lines += unanswered(queries, rows, name)
+    results["agreement_with_tantivy"] = per_engine(agreements)
     if "updates" in run:
         lines += [""] + update_lines(results, queries, names)
     return "\n".join(lines), chart
@@ -278,29 +357,38 @@ def ratio_bars(ax, groups, series):
     ax.text(0.99, 0.02, "below 1: Loupe better", transform=ax.transAxes, ha="right", fontsize=8, color="dimgray")
 
 
+# The chart's per-class series: (timed row, ratio column of its table, legend, colour); an empty one is left out.
+CHART_SERIES = ((TOP10, "tan-fl", "Loupe / (tantivy − floor), top-10", COLORS["tantivy"]),
+                (TOP10, "Lucene", "Loupe / Lucene, top-10", "#98df8a"),
+                (PRUNED, "Lucene", "Loupe / Lucene, pruned top-10", COLORS["lucene"]),
+                (TOP10, "FTS5", "Loupe / FTS5, top-10", COLORS["fts5"]))
+
+
 def draw_chart(path, results, chart):
-    """Per-class top-10 latency ratios and a small panel of index ratios, all Loupe/other on log axes."""
+    """Per-class latency ratios (CHART_SERIES) and a small panel of index ratios, all Loupe/other on log axes."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     engines = results["engines"]
     fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5.5), gridspec_kw={"width_ratios": [3.2, 1]})
-    classes = list(chart)
-    others = [o for o in ("tantivy", "fts5") if o in engines]
-    ratio_bars(left, classes, [(f"Loupe / {o}", COLORS[o], [chart[c][k] for c in classes])
-                               for k, o in enumerate(("tantivy", "fts5")) if o in others])
-    left.set_ylabel("Loupe / other, median top-10 latency (log)")
-    left.set_title("Top-10 query latency by class (queries both answered)")
+    classes = list(dict.fromkeys(cls for values in chart.values() for cls in values))
+    series = [(label, color, [chart.get((key, column), {}).get(cls) for cls in classes])
+              for key, column, label, color in CHART_SERIES]
+    ratio_bars(left, classes, [s for s in series if any(s[2])])
+    left.set_ylabel("Loupe / other, median latency (log)")
+    left.set_title("Query latency by class (queries both timed)")
     loupe = engines["loupe"]
-    index_series = [(f"Loupe / {o}", COLORS[o],
+    others = [o for o in OTHERS if o in engines]
+    index_series = [(f"Loupe / {LABELS[o]}", COLORS[o],
                      [ratio(engines[o]["index"]["docs_per_s"], loupe["index"]["docs_per_s"]),
                       ratio(loupe["index"]["size_bytes"], engines[o]["index"]["size_bytes"]),
                       ratio(loupe["open"]["median_ms"], engines[o]["open"]["median_ms"])]) for o in others]
     ratio_bars(right, ["index time\n(1 / docs/s)", "index size", "open p50"], index_series)
     right.set_title("Index and open")
     run = results["run"]
-    fig.suptitle(f"Loupe vs tantivy {engines.get('tantivy', {}).get('version', '')} vs SQLite FTS5 — "
-                 f"{run['corpus_name']} ({results['corpus']['docs']:,} docs) — {run['date']} — {run['machine']}")
+    versions = " vs ".join(f"{LABELS[o]} {engines[o].get('version', '')}" for o in others)
+    fig.suptitle(f"Loupe vs {versions} — {run['corpus_name']} ({results['corpus']['docs']:,} docs, stored: "
+                 f"{run.get('stored', '?')}) — {run['date']} — {run['machine']}")
     handles, labels = left.get_legend_handles_labels()
     fig.legend(handles, labels, loc="upper center", ncol=len(labels), bbox_to_anchor=(0.5, 0.95), frameon=False)
     fig.tight_layout(rect=(0, 0, 1, 0.92))

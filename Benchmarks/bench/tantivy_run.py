@@ -7,7 +7,7 @@ import time
 import tantivy
 
 from .inputs import corpus_lines
-from .measure import class_summary, dir_size, index_record, open_times, query_record, time_queries
+from .measure import class_summary, dir_size, floor_times, index_record, open_times, query_record, time_queries
 from .updates import load_upserts, upsert_target
 
 
@@ -73,10 +73,25 @@ def relevant_ids(index, searcher, id_field, judge):
     return out
 
 
+def search_modes(searcher, id_field):
+    """The three timed calls on `searcher` (see measure.time_queries): top-10 with count and id fetch, pruned
+    top-10 (count=False: TopDocs alone, tantivy's block-WAND path; no doc() call), and count."""
+    def top10(query):
+        found = searcher.search(query, limit=10, count=True)
+        ids = [searcher.doc(address).get_first(id_field) if id_field else None for _, address in found.hits]
+        return ids, [round(score, 6) for score, _ in found.hits], found.count
+
+    def pruned(query):
+        return searcher.search(query, limit=10, count=False).hits
+
+    def count(query):
+        return searcher.search(query, limit=1, count=True).count  # limit=0 panics in tantivy-py
+    return top10, pruned, count
+
+
 def timed_queries(index, searcher, job):
     """The job's query list, timed on `searcher` (see measure.time_queries); the engine's "queries" records."""
     schema = job["schema"]
-    id_field = schema["id_field"]
     queries = []
     for cls, text in job["queries"]:
         record = query_record(cls, text)
@@ -87,15 +102,7 @@ def timed_queries(index, searcher, job):
                 raise
             record.update(status="error", error=f"{type(e).__name__}: {e}")
         queries.append(record)
-
-    def top10(query):
-        found = searcher.search(query, limit=10, count=True)
-        ids = [searcher.doc(address).get_first(id_field) if id_field else None for _, address in found.hits]
-        return ids, [round(score, 6) for score, _ in found.hits], found.count
-
-    def count(query):
-        return searcher.search(query, limit=1, count=True).count  # limit=0 panics in tantivy-py
-    return time_queries(queries, top10, count, job["repeat"])
+    return time_queries(queries, *search_modes(searcher, schema["id_field"]), job["repeat"])
 
 
 def run_updates(index, path, job):
@@ -162,15 +169,17 @@ def run_tantivy(job):
     searcher = index.searcher()
     id_field = schema["id_field"]
     queries = timed_queries(index, searcher, job)
+    floor = floor_times(build_query(index, job["floor_query"], schema["default_fields"]),
+                        *search_modes(searcher, id_field))
     judged = relevant_ids(index, searcher, id_field, job.get("judge") or []) if id_field else {}
     result = {"engine": "tantivy", "version": importlib.metadata.version("tantivy"),
               "config": {"heap_size_bytes": job["memory_mb"] * 1_000_000, "num_threads": 1, "repeat": job["repeat"],
-                         "top10": "search(limit=10, count=True) + doc(addr) per hit; count: search(limit=1).count",
+                         "top10": "search(limit=10, count=True) + doc(addr) per hit",
+                         "pruned": "search(limit=10, count=False), no doc()", "count": "search(limit=1).count",
                          "timed": "writer creation → commit + wait_merging_threads; reads and gunzips the file",
                          "peak_rss": "whole Python worker process", "default_fields": schema["default_fields"]},
               "index": indexed, "open": opened, "queries": queries, "classes": class_summary(queries),
-              "fuzzy_relevant": judged}
+              "floor_us": floor, "fuzzy_relevant": judged}
     if job.get("upserts"):
         result["updates"] = run_updates(index, path, job)
     return result
-

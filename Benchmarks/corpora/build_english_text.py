@@ -34,12 +34,11 @@ import gzip
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 
-from corpus_support import apt_options, ensure_lists, write_jsonl_gz
+from corpus_support import download_and_unpack, installed_versions, write_jsonl_gz
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -203,52 +202,6 @@ def all_docs(root, counts):
             yield doc
 
 
-# --- getting the package files ------------------------------------------------------
-
-def installed_versions():
-    """Installed version of each package, or None when one is missing."""
-    versions = {}
-    for package in FIXTURE_VERSIONS:
-        result = subprocess.run(["dpkg-query", "-W", "-f=${Status}\t${Version}", package],
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        status, _, version = result.stdout.partition("\t")
-        if result.returncode != 0 or not status.endswith(" installed"):
-            return None
-        versions[package] = version
-    return versions
-
-
-def download_and_unpack(work_dir, lists_dir):
-    """Fetch the .debs (fixture versions when the archive still has them) and unpack
-    them under work_dir/root; return (root, versions)."""
-    ensure_lists(lists_dir)
-    opts = apt_options(lists_dir)
-    wanted = []
-    for package, version in FIXTURE_VERSIONS.items():
-        pinned = "%s=%s" % (package, version)
-        known = subprocess.run(["apt-cache"] + opts + ["show", pinned],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        if known.returncode == 0:
-            wanted.append(pinned)
-        else:
-            print("warning: %s is gone from the archive; taking the newest %s"
-                  % (pinned, package), file=sys.stderr)
-            wanted.append(package)
-    debs = os.path.join(work_dir, "debs")
-    os.makedirs(debs)
-    subprocess.run(["apt-get", "download", "-qq"] + opts + wanted, cwd=debs, check=True)
-    root = os.path.join(work_dir, "root")
-    versions = {}
-    for name in sorted(os.listdir(debs)):
-        deb = os.path.join(debs, name)
-        fields = subprocess.run(["dpkg-deb", "-f", deb, "Package", "Version"], check=True,
-                                stdout=subprocess.PIPE, text=True).stdout
-        meta = dict(line.split(": ", 1) for line in fields.splitlines())
-        versions[meta["Package"]] = meta["Version"]
-        subprocess.run(["dpkg-deb", "-x", deb, root], check=True)
-    return root, versions
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--from", dest="origin", choices=["auto", "download", "installed"],
@@ -265,14 +218,14 @@ def main():
         if args.root:
             root, versions = args.root, {}
         else:
-            versions = installed_versions() if args.origin != "download" else None
+            versions = installed_versions(FIXTURE_VERSIONS) if args.origin != "download" else None
             if versions is not None:
                 root = "/"
             elif args.origin == "installed":
                 sys.exit("not all of %s are installed (see --help)" % ", ".join(FIXTURE_VERSIONS))
             else:
                 lists_dir = args.apt_lists or os.path.join(work_dir, "lists")
-                root, versions = download_and_unpack(work_dir, lists_dir)
+                root, versions = download_and_unpack(work_dir, lists_dir, FIXTURE_VERSIONS)
         for package, version in sorted(versions.items()):
             note = "" if FIXTURE_VERSIONS.get(package) == version else "  (fixture has %s)" % FIXTURE_VERSIONS.get(package)
             print("%-15s %s%s" % (package, version, note), file=sys.stderr)

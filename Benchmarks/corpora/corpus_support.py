@@ -1,9 +1,11 @@
 """Shared pieces of the corpus build scripts (stdlib only).
 
-Two concerns live here because both build scripts need them and nothing else does:
+Two concerns live here because the Debian-based build scripts need them and nothing
+else does:
 
-* a private APT state: package lists fetched into a directory of our own, so a build
-  never needs `apt-get install` and never touches the system's lists or caches;
+* a private APT state: package lists fetched into a directory of our own, and .debs
+  downloaded and unpacked into a temporary one, so a build never needs
+  `apt-get install` and never touches the system's lists or caches;
 * the output format: JSON Lines, gzip'd with a zero mtime so that the same inputs
   give a byte-identical file.
 """
@@ -54,6 +56,50 @@ def ensure_lists(lists_dir):
     if not glob.glob(os.path.join(lists_dir, BOOKWORM_PACKAGES)):
         sys.exit("apt-get update gave no bookworm main Packages in %s; "
                  "are Debian bookworm sources configured?" % lists_dir)
+
+
+def installed_versions(fixture_versions):
+    """Installed version of each package of `fixture_versions`, or None when one is missing."""
+    versions = {}
+    for package in fixture_versions:
+        result = subprocess.run(["dpkg-query", "-W", "-f=${Status}\t${Version}", package],
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        status, _, version = result.stdout.partition("\t")
+        if result.returncode != 0 or not status.endswith(" installed"):
+            return None
+        versions[package] = version
+    return versions
+
+
+def download_and_unpack(work_dir, lists_dir, fixture_versions):
+    """Fetch the .debs of `fixture_versions` ({package: version}; the newest, with a warning, when the archive no
+    longer has that version) and unpack them under work_dir/root; return (root, {package: version})."""
+    ensure_lists(lists_dir)
+    opts = apt_options(lists_dir)
+    wanted = []
+    for package, version in fixture_versions.items():
+        pinned = "%s=%s" % (package, version)
+        known = subprocess.run(["apt-cache"] + opts + ["show", pinned],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if known.returncode == 0:
+            wanted.append(pinned)
+        else:
+            print("warning: %s is gone from the archive; taking the newest %s"
+                  % (pinned, package), file=sys.stderr)
+            wanted.append(package)
+    debs = os.path.join(work_dir, "debs")
+    os.makedirs(debs)
+    subprocess.run(["apt-get", "download", "-qq"] + opts + wanted, cwd=debs, check=True)
+    root = os.path.join(work_dir, "root")
+    versions = {}
+    for name in sorted(os.listdir(debs)):
+        deb = os.path.join(debs, name)
+        fields = subprocess.run(["dpkg-deb", "-f", deb, "Package", "Version"], check=True,
+                                stdout=subprocess.PIPE, text=True).stdout
+        meta = dict(line.split(": ", 1) for line in fields.splitlines())
+        versions[meta["Package"]] = meta["Version"]
+        subprocess.run(["dpkg-deb", "-x", deb, root], check=True)
+    return root, versions
 
 
 def find_list(lists_dir, pattern):

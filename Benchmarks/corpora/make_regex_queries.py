@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes <corpus>/regex.tsv: ~20 whole-term regex queries drawn from the corpus's own default text fields.
 
-    python3 Benchmarks/corpora/make_regex_queries.py                  # movies, english-text, debian-packages
+    python3 Benchmarks/corpora/make_regex_queries.py                  # movies, english-text, debian-packages, words
     python3 Benchmarks/corpora/make_regex_queries.py english-text --count 20 --seed 1
 
 Lines are `regex<TAB>field:/pattern/`, the query syntax Loupe parses and Benchmarks/compare.py turns into a
@@ -24,7 +24,7 @@ import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CORPORA = ("movies", "english-text", "debian-packages")
+CORPORA = ("movies", "english-text", "debian-packages", "words")
 TOKEN = re.compile(r"[^\W_]+")  # tantivy's SimpleTokenizer: maximal runs of alphanumeric characters
 WORD = re.compile(r"[a-z]+")
 MAX_TOKEN_BYTES = 40  # tantivy's RemoveLongFilter drops tokens of 40 bytes or more
