@@ -11,7 +11,7 @@
 // searcher, several times; per query, after one warm-up pass over the whole list, `repeat` interleaved passes of
 // three searches back to back: a top-10 BM25 search with an exact count that also fetches the id field of the hits
 // (`latency_us_median`), the pruned top-10 without a count or any fetch (`top10_pruned_nofetch_latency_us_median`),
-// and a count-only search (`count_latency_us_median`); and, each pass, the same three for a term absent from the
+// and a count-only search (`count_latency_us_median`); and, after the passes, the same three for a term absent from the
 // index (`floor_us`: the fixed cost of a query). A query the engine rejects, when parsed or when run, is an "error"
 // row of the results; the other queries still run.
 //
