@@ -79,7 +79,8 @@ import TestSupport
         everyOffset ? stride(from: 0, to: count, by: 1) : stride(from: (file * 3 + value) % 5, to: count, by: 5)
     }
 
-    @Test func everyDamagedByteAnswersOrThrows() throws {
+    @Test(.disabled("until the store and term dictionary readers validate what they read (issue #9, in progress)"))
+    func everyDamagedByteAnswersOrThrows() throws {
         let folder = TemporaryDirectory()
         try Self.build(at: folder.path)
         #expect(Self.exercise(folder.path) == nil, "the undamaged index answers")
