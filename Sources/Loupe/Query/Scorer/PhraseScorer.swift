@@ -134,7 +134,11 @@ package final class PhraseScorer: DocAtATimeScorer {
                 }
                 if matched {
                     found += 1
-                    if recordsStarts { starts.append(start) }
+                    if recordsStarts {
+                        starts.append(start)
+                    } else if !scoring {
+                        return found  // one occurrence decides a match that is not scored
+                    }
                 }
             }
             return found
@@ -166,6 +170,7 @@ package final class PhraseScorer: DocAtATimeScorer {
                 }
                 if high - low <= Int64(slop) {
                     found += 1
+                    if !scoring { return found }
                     for i in 0..<n { unsafe cursors[i] += 1 }
                 } else {
                     unsafe cursors[lowest] += 1
