@@ -1,0 +1,92 @@
+import LoupeCodec
+import Synchronization
+
+/// Decompressed store blocks of every segment an `Index` has open, shared by all its searchers' segment readers
+/// and bounded in bytes: the least recently used block goes first.
+///
+/// Fetching a hit takes one lock when its block is cached (a dictionary probe and a relink, no copy: the hit's
+/// bytes are a slice of the cached array) and two when it is not, with the decoding done outside either. The
+/// blocks are spread over 8 independently locked shards by key, so threads fetching at once seldom wait on each
+/// other; each shard holds an eighth of the budget.
+package final class DocStoreCache: Sendable {
+    /// 32 MiB, 2,048 full 16 KiB blocks. tantivy keeps 100 blocks (1.6 MB) per segment's store; an index has a few
+    /// to a few dozen segments, so this is its budget for about 20, shared by whichever segments the searches hit.
+    /// It holds the whole store of the bundled movies corpus with every field stored (10 MB raw), so repeated
+    /// searches there never decode twice. Memory is taken only as blocks are read.
+    package static let defaultBudgetBytes = 32 << 20
+    private static let shardCount = 8
+
+    /// A block of one store.
+    package struct Key: Hashable, Sendable {
+        package var store: UInt64
+        package var block: Int
+
+        package init(store: UInt64, block: Int) {
+            self.store = store
+            self.block = block
+        }
+    }
+
+    /// A block's raw bytes, decoded from the start through at least the document that was wanted.
+    package struct DecodedBlock: Sendable {
+        package var bytes: [UInt8]
+        /// Where LZ4 decoding stopped, so that a later document resumes there; nil once the block is whole, and for
+        /// deflate blocks, which restart.
+        package var resume: LZ4.Progress?
+
+        package init(bytes: [UInt8], resume: LZ4.Progress?) {
+            self.bytes = bytes
+            self.resume = resume
+        }
+    }
+
+    private final class Shard: Sendable {
+        let lru: Mutex<LRUCache<Key, DecodedBlock>>
+
+        init(budget: Int) { lru = Mutex(LRUCache(budget: budget)) }
+    }
+
+    /// The most bytes of blocks held.
+    package let budgetBytes: Int
+    private let shards: [Shard]
+    private let lastStore = Atomic<UInt64>(0)
+
+    package init(budgetBytes: Int = DocStoreCache.defaultBudgetBytes) {
+        self.budgetBytes = budgetBytes
+        shards = (0..<Self.shardCount).map { _ in Shard(budget: budgetBytes / Self.shardCount) }
+    }
+
+    /// A store number no other store of this cache has: the `store` of its keys.
+    package func register() -> UInt64 { lastStore.add(1, ordering: .relaxed).newValue }
+
+    /// The cached block for `key`, now the most recently used; nil when absent.
+    package func block(_ key: Key) -> DecodedBlock? {
+        shard(key).lru.withLock { $0.value(for: key) }
+    }
+
+    /// Caches `block` for `key` (its cost is its allocation), unless a longer prefix of it is cached already.
+    package func insert(_ block: DecodedBlock, for key: Key) {
+        shard(key).lru.withLock { lru in
+            if let held = lru.value(for: key), held.bytes.count >= block.bytes.count { return }
+            lru.insert(block, for: key, cost: block.bytes.capacity)
+        }
+    }
+
+    /// Drops the blocks of `store`, whose reader is going away.
+    /// - Complexity: O(blocks cached).
+    package func removeAll(store: UInt64) {
+        for shard in shards { shard.lru.withLock { $0.removeAll { $0.store == store } } }
+    }
+
+    /// Bytes of blocks held.
+    package var totalBytes: Int { shards.reduce(0) { total, shard in total + shard.lru.withLock { $0.totalCost } } }
+
+    /// Blocks held.
+    package var blockCount: Int { shards.reduce(0) { total, shard in total + shard.lru.withLock { $0.count } } }
+
+    private func shard(_ key: Key) -> Shard {
+        // Fibonacci hashing: the top bits of the product spread consecutive blocks and stores over the shards.
+        let mixed = (key.store &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(truncatingIfNeeded: key.block)
+        return shards[Int(truncatingIfNeeded: (mixed &* 0x9E37_79B9_7F4A_7C15) >> 61)]
+    }
+}
