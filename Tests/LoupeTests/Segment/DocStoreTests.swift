@@ -241,6 +241,30 @@ import TestSupport
         #expect(outcomes.openFailed > 0 && outcomes.fetchFailed > 0 && outcomes.intact > 0, "v\(version): \(outcomes)")
     }
 
+    @Test func valuesComeInFieldOrderAndOneFieldIsReadAlone() throws {
+        var doc = Document()
+        doc.add("b", .bool(true))
+        doc.add("n", .u64(7))
+        doc.add("body", .text("first"))
+        doc.add("n", .u64(9))
+        let prepared = try Self.schema.prepare(doc)
+        let bytes = Self.encoded(prepared)[...]
+        try StoredValueCoding.validate(bytes, schema: Self.schema)
+        #expect(try StoredValueCoding.decode(bytes, schema: Self.schema).map(\.field) == [0, 1, 1, 4])
+        #expect(try StoredValueCoding.decode(bytes, schema: Self.schema, only: 1).map(\.value) == [.mapped(7), .mapped(9)])
+        // The bool's byte is damaged past the value read: reading `n` does not get there.
+        let truncated = bytes.dropLast()
+        #expect(try StoredValueCoding.decode(truncated, schema: Self.schema, only: 1).count == 2)
+        #expect(throws: FormatError.self) { try StoredValueCoding.validate(truncated, schema: Self.schema) }
+        var swapped = ByteWriter()
+        swapped.writeVInt(2)
+        for (field, value) in [(1, 7), (0, 0)] as [(UInt64, UInt64)] {
+            swapped.writeVInt(field)
+            swapped.writeVInt(value)
+        }
+        #expect(throws: FormatError.self) { try StoredValueCoding.validate(swapped.bytes[...], schema: Self.schema) }
+    }
+
     @Test func indexEntriesAreValidatedAtOpen() throws {
         let docs = try Self.documents(seed: 1, count: 50)
         let bytes = Self.v2Store(docs, blockTargetSize: 300)
