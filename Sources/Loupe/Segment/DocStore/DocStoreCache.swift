@@ -41,7 +41,7 @@ package final class DocStoreCache: Sendable {
     }
 
     private final class Shard: Sendable {
-        let lru: Mutex<LRUCache<Key, DecodedBlock>>
+        let lru: Mutex<LRUCache>
 
         init(budget: Int) { lru = Mutex(LRUCache(budget: budget)) }
     }
