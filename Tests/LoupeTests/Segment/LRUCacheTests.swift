@@ -4,8 +4,10 @@ import TestSupport
 
 @Suite struct LRUCacheTests {
     static func key(_ block: Int, store: UInt64 = 1) -> DocStoreCache.Key { .init(store: store, block: block) }
-    static func value(_ tag: Int) -> DocStoreCache.DecodedBlock { .init(bytes: [UInt8(truncatingIfNeeded: tag)], resume: nil) }
-    static func tag(_ value: DocStoreCache.DecodedBlock?) -> Int? { value.map { Int($0.bytes[0]) } }
+    static func value(_ tag: Int) -> DocStoreCache.Entry {
+        .init(block: .init(bytes: [UInt8(truncatingIfNeeded: tag)], resume: nil), validated: [0])
+    }
+    static func tag(_ value: DocStoreCache.Entry?) -> Int? { value.map { Int($0.block.bytes[0]) } }
 
     @Test func evictsTheLeastRecentlyUsedWithinTheBudget() {
         var lru = LRUCache(budget: 10)
@@ -34,6 +36,35 @@ import TestSupport
         #expect(lru.count == 10 && lru.totalCost == 100)
         #expect(Self.tag(lru.value(for: Self.key(1, store: 1))) == 1 && lru.value(for: Self.key(3, store: 1)) == nil)
         #expect(Self.tag(lru.value(for: Self.key(15))) == 15 && lru.value(for: Self.key(2, store: 0)) == nil)
+    }
+
+    @Test func valuesChangeInPlaceWithoutCountingAsAUse() {
+        var lru = LRUCache(budget: 2)
+        lru.insert(Self.value(1), for: Self.key(1), cost: 1)
+        lru.insert(Self.value(2), for: Self.key(2), cost: 1)
+        lru.modifyValue(for: Self.key(1)) { $0.markValidated(5) }
+        lru.modifyValue(for: Self.key(9)) { _ in Issue.record("no value for key 9") }
+        lru.insert(Self.value(3), for: Self.key(3), cost: 1)
+        #expect(lru.value(for: Self.key(1)) == nil, "1 stayed the least recently used")
+        lru.modifyValue(for: Self.key(2)) { $0.markValidated(63) }
+        #expect(lru.value(for: Self.key(2))?.isValidated(63) == true && lru.value(for: Self.key(2))?.isValidated(5) == false)
+    }
+
+    /// The cache remembers which documents of a block were validated, across a longer prefix replacing a shorter one.
+    @Test func cacheRemembersValidatedDocuments() {
+        let cache = DocStoreCache(budgetBytes: 1 << 20)
+        let key = Self.key(0)
+        let short = DocStoreCache.DecodedBlock(bytes: [1, 2, 3], resume: .init(input: 1, output: 3, isComplete: false))
+        cache.insert(short, documents: 100, validated: 70, for: key)
+        #expect(cache.block(key, document: 70)?.validated == true && cache.block(key, document: 3)?.validated == false)
+        cache.markValidated(key, document: 3)
+        cache.insert(DocStoreCache.DecodedBlock(bytes: [1, 2], resume: nil), documents: 100, validated: 4, for: key)
+        #expect(cache.block(key, document: 0)?.block.bytes == [1, 2, 3], "a shorter prefix does not replace a longer one")
+        cache.insert(DocStoreCache.DecodedBlock(bytes: [1, 2, 3, 4], resume: nil), documents: 100, validated: 99, for: key)
+        let whole = cache.block(key, document: 0)
+        #expect(whole?.block.bytes == [1, 2, 3, 4] && whole?.block.resume == nil)
+        #expect([3, 4, 70, 99].allSatisfy { cache.block(key, document: $0)?.validated == true })
+        #expect(cache.block(key, document: 5)?.validated == false)
     }
 
     /// Against a naive model (an array ordered oldest first), over random operations on keys that collide in the

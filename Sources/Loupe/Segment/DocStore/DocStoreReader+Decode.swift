@@ -32,11 +32,7 @@ extension DocStoreReader {
         for local in 0..<block.documents {
             switch locate(local, block, in: decoded.bytes) {
             case .document(let range):
-                do {
-                    try StoredValueCoding.validate(decoded.bytes[range], schema: schema)
-                } catch {
-                    throw .malformed(offset: block.offset, reason: "store block \(b), document \(local): \(error)")
-                }
+                try validate(decoded.bytes[range], schema: schema, b, block, local)
                 out.append(decoded.bytes[range])
             case .needs, .damaged:
                 throw .malformed(offset: block.offset, reason: "store block \(b) lacks its document \(local)")

@@ -110,39 +110,49 @@ package final class DocStoreReader: @unchecked Sendable {
         try StoredValueCoding.decode(documentBytes(doc, schema: schema), schema: schema)
     }
 
-    /// The encoded stored values of `doc`: a slice of its (cached) decoded block, checked to decode.
+    /// The encoded stored values of `doc`: a slice of its (cached) decoded block, checked to decode against
+    /// `schema` the first time (the cache remembers it, so every call must pass the index's schema).
     /// - Throws: `FormatError` with the file offset of the block when it does not decompress or the document does
     ///   not decode.
-    /// - Complexity: O(log blocks) plus the document's length once its block is cached; otherwise, plus decoding
-    ///   the block through the document.
+    /// - Complexity: O(log blocks) once its block is cached and the document was fetched before; a first fetch also
+    ///   walks the document's values, and a block not cached is decoded through the document.
     package func documentBytes(_ doc: DocID, schema: Schema) throws(FormatError) -> ArraySlice<UInt8> {
         guard Int(doc) < docCount else { throw .malformed(offset: 0, reason: "document \(doc) is not in the store") }
         let b = blockIndex(of: doc)
         let block = entry(b)
         let local = Int(doc) - block.firstDoc
         let key = DocStoreCache.Key(store: cacheStore, block: b)
-        let cached = cache.block(key)
-        let decoded: DocStoreCache.DecodedBlock
-        let range: Range<Int>
-        if let cached, case .document(let found) = locate(local, block, in: cached.bytes) {
-            decoded = cached
-            range = found
-        } else {
-            decoded = try decode(b, block, through: local, after: cached)
-            cache.insert(decoded, for: key)
-            switch locate(local, block, in: decoded.bytes) {
-            case .document(let found): range = found
-            case .needs(let n): throw .malformed(offset: block.offset, reason: "store block \(b) ends \(n - decoded.bytes.count) bytes before its document \(local)")
-            case .damaged(let reason): throw .malformed(offset: block.offset, reason: "store block \(b) \(reason)")
+        let cached = cache.block(key, document: local)
+        if let cached, case .document(let range) = locate(local, block, in: cached.block.bytes) {
+            let slice = cached.block.bytes[range]
+            if !cached.validated {
+                try validate(slice, schema: schema, b, block, local)
+                cache.markValidated(key, document: local)
             }
+            return slice
         }
-        let slice = decoded.bytes[range]
+        let decoded = try decode(b, block, through: local, after: cached?.block)
+        switch locate(local, block, in: decoded.bytes) {
+        case .document(let range):
+            let slice = decoded.bytes[range]
+            try validate(slice, schema: schema, b, block, local)
+            cache.insert(decoded, documents: block.documents, validated: local, for: key)
+            return slice
+        case .needs(let n):
+            throw .malformed(
+                offset: block.offset, reason: "store block \(b) ends \(n - decoded.bytes.count) bytes before its document \(local)")
+        case .damaged(let reason):
+            throw .malformed(offset: block.offset, reason: "store block \(b) \(reason)")
+        }
+    }
+
+    /// Checks that document `local` of block `b` decodes.
+    func validate(_ document: ArraySlice<UInt8>, schema: Schema, _ b: Int, _ block: Entry, _ local: Int) throws(FormatError) {
         do {
-            try StoredValueCoding.validate(slice, schema: schema)
+            try StoredValueCoding.validate(document, schema: schema)
         } catch {
             throw .malformed(offset: block.offset, reason: "store block \(b), document \(local): \(error)")
         }
-        return slice
     }
 
     func locate(_ local: Int, _ block: Entry, in bytes: [UInt8]) -> DocStoreFormat.Location {

@@ -9,7 +9,7 @@
 /// on its first fetch; and a multiplicative hash of two integers costs less than a SipHash per fetch.
 package struct LRUCache {
     package typealias Key = DocStoreCache.Key
-    package typealias Value = DocStoreCache.DecodedBlock
+    package typealias Value = DocStoreCache.Entry
 
     private struct Node {
         var key: Key
@@ -76,6 +76,16 @@ package struct LRUCache {
             if count * 2 > slots.count { rehash(capacity: slots.count * 2) }
         }
         while totalCost > budget, oldest >= 0 { remove(oldest) }
+    }
+
+    /// Changes the value for `key` in place, if there is one; that is not a use.
+    /// - Complexity: O(1) expected.
+    package mutating func modifyValue(for key: Key, _ body: (inout Value) -> Void) {
+        guard case .found(_, let i) = find(key), var value = nodes[i].value else { return }
+        // Released from the node first, so that the value is uniquely referenced while `body` changes it.
+        nodes[i].value = nil
+        body(&value)
+        nodes[i].value = value
     }
 
     /// Drops the value for `key`, if any.
