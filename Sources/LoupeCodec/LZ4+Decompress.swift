@@ -20,7 +20,9 @@ extension LZ4 {
   /// Decodes the whole block `src` into `dst`, whose size must be the block's decompressed size.
   /// - Throws: `.decompression` with the offset in `src` of the damage, or when the block decodes to fewer bytes.
   /// - Complexity: O(`dst.count`).
-  package static func decompress(_ src: UnsafeRawBufferPointer, into dst: UnsafeMutableRawBufferPointer) throws(FormatError) {
+  package static func decompress(
+    _ src: UnsafeRawBufferPointer, into dst: UnsafeMutableRawBufferPointer
+  ) throws(FormatError) {
     let progress = unsafe try decompress(src, into: dst, from: .start, atLeast: .max)
     guard progress.output == dst.count else {
       throw sizeMismatch(decoded: progress.output, expected: dst.count, at: progress.input)
@@ -40,13 +42,16 @@ extension LZ4 {
   /// - Throws: `.decompression` with the byte offset in `src` of the token, length or offset that is impossible.
   /// - Complexity: O(bytes decoded).
   package static func decompress(
-    _ src: UnsafeRawBufferPointer, into dst: UnsafeMutableRawBufferPointer, from progress: Progress, atLeast minimumOutput: Int
+    _ src: UnsafeRawBufferPointer, into dst: UnsafeMutableRawBufferPointer, from progress: Progress,
+    atLeast minimumOutput: Int
   ) throws(FormatError) -> Progress {
     precondition(
       progress.input >= 0 && progress.input <= src.count && progress.output >= 0 && progress.output <= dst.count,
       "LZ4 progress outside its buffers")
     if progress.isComplete || progress.output >= minimumOutput { return progress }
-    guard let s = src.baseAddress, progress.input < src.count else { throw missing("a sequence token", at: progress.input) }
+    guard let s = src.baseAddress, progress.input < src.count else {
+      throw missing("a sequence token", at: progress.input)
+    }
     guard let d = dst.baseAddress else { return unsafe try emptyBlock(src, at: progress.input) }
     let inputEnd = src.count
     let outputEnd = dst.count
@@ -83,7 +88,9 @@ extension LZ4 {
 
   /// The sum of a length's extension bytes: each adds its value, and one below 255 ends it.
   @inline(__always)
-  private static func extendedLength(_ s: UnsafeRawPointer, _ ip: inout Int, _ inputEnd: Int) throws(FormatError) -> Int {
+  private static func extendedLength(
+    _ s: UnsafeRawPointer, _ ip: inout Int, _ inputEnd: Int
+  ) throws(FormatError) -> Int {
     var total = 0
     while true {
       guard ip < inputEnd else { throw missing("a length byte", at: ip) }
@@ -109,7 +116,8 @@ extension LZ4 {
       let period = distance &* ((distance &+ 7) / distance)
       let head = min(count, period)
       for i in 0..<head {
-        unsafe d.storeBytes(of: d.load(fromByteOffset: to &+ i &- distance, as: UInt8.self), toByteOffset: to &+ i, as: UInt8.self)
+        let byte = unsafe d.load(fromByteOffset: to &+ i &- distance, as: UInt8.self)
+        unsafe d.storeBytes(of: byte, toByteOffset: to &+ i, as: UInt8.self)
       }
       to &+= head
       distance = period
@@ -159,7 +167,8 @@ extension LZ4 {
 
   @inline(never)
   private static func badOffset(_ offset: Int, decoded: Int, at position: Int) -> FormatError {
-    .decompression(offset: position, reason: "LZ4 match offset \(offset) reaches before the block start (\(decoded) bytes decoded)")
+    .decompression(
+      offset: position, reason: "LZ4 match offset \(offset) reaches before the block start (\(decoded) bytes decoded)")
   }
 
   @inline(never)

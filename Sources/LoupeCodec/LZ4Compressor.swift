@@ -56,7 +56,8 @@ package struct LZ4Compressor {
 
   /// The sequences of `s[0..<count]` (count > 12), written to `d`; returns their length.
   private static func compress(
-    _ s: UnsafeRawPointer, _ count: Int, into d: UnsafeMutableRawPointer, table: UnsafeMutablePointer<UInt32>, base: UInt32
+    _ s: UnsafeRawPointer, _ count: Int, into d: UnsafeMutableRawPointer, table: UnsafeMutablePointer<UInt32>,
+    base: UInt32
   ) -> Int {
     // Matches start before `matchStartLimit` and end by `matchEndLimit`: the spec's end-of-block rules, which
     // also keep every 8-byte load below inside the input.
@@ -129,7 +130,9 @@ package struct LZ4Compressor {
   }
 
   /// The final sequence: `count` literals from `s`, no match.
-  private static func literals(_ s: UnsafeRawPointer?, _ count: Int, into d: UnsafeMutableRawPointer, at start: Int) -> Int {
+  private static func literals(
+    _ s: UnsafeRawPointer?, _ count: Int, into d: UnsafeMutableRawPointer, at start: Int
+  ) -> Int {
     var op = unsafe writeLength(count, nibbleShift: 4, token: start, into: d, at: start + 1)
     if let s = unsafe s, count > 0 { unsafe (d + op).copyMemory(from: s, byteCount: count) }
     op += count
@@ -170,7 +173,9 @@ package struct LZ4Compressor {
       if diff != 0 { return i &+ diff.trailingZeroBitCount &>> 3 }
       i &+= 8
     }
-    while unsafe a &+ i < limit && s.load(fromByteOffset: a &+ i, as: UInt8.self) == s.load(fromByteOffset: b &+ i, as: UInt8.self) {
+    while unsafe a &+ i < limit
+      && s.load(fromByteOffset: a &+ i, as: UInt8.self) == s.load(fromByteOffset: b &+ i, as: UInt8.self)
+    {
       i &+= 1
     }
     return i

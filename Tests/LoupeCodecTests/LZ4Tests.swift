@@ -51,7 +51,8 @@ import TestSupport
     let source = (0..<700).map { _ in UInt8(truncatingIfNeeded: rng.next(bits: bits)) }
     for length in 0...600 {
       try Self.roundTrip(Array(source.prefix(length)), &compressor, "seed \(seed) random length \(length)")
-      try Self.roundTrip(Array(Self.text[(Int(seed) * 997)...].prefix(length)), &compressor, "seed \(seed) text length \(length)")
+      let text = Array(Self.text[(Int(seed) * 997)...].prefix(length))
+      try Self.roundTrip(text, &compressor, "seed \(seed) text length \(length)")
     }
   }
 
@@ -69,9 +70,11 @@ import TestSupport
     var mixed: [UInt8] = []
     while mixed.count < 400_000 {
       if Bool.random(using: &rng) {
-        mixed.append(contentsOf: Self.text[Int.random(in: 0..<Self.text.count - 5_000, using: &rng)...].prefix(Int.random(in: 1...5_000, using: &rng)))
+        let start = Int.random(in: 0..<Self.text.count - 5_000, using: &rng)
+        mixed.append(contentsOf: Self.text[start...].prefix(Int.random(in: 1...5_000, using: &rng)))
       } else {
-        mixed.append(contentsOf: repeatElement(UInt8.random(in: 0...255, using: &rng), count: Int.random(in: 1...3_000, using: &rng)))
+        let byte = UInt8.random(in: 0...255, using: &rng)
+        mixed.append(contentsOf: repeatElement(byte, count: Int.random(in: 1...3_000, using: &rng)))
       }
     }
     try Self.roundTrip(mixed, &compressor, "text and runs")
@@ -85,7 +88,9 @@ import TestSupport
       for length in [period * 2, 50, 333, 5_000, 70_000] {
         let input = (0..<length).map { pattern[$0 % period] }
         try Self.roundTrip(input, &compressor, "period \(period) length \(length)")
-        if length >= 333 { #expect(Self.compress(input, &compressor).count < length / 4, "period \(period) length \(length)") }
+        if length >= 333 {
+          #expect(Self.compress(input, &compressor).count < length / 4, "period \(period) length \(length)")
+        }
       }
     }
   }
@@ -189,17 +194,21 @@ import TestSupport
     var rng = SplitMix64(seed: 21)
     var compressor = LZ4Compressor()
     let inputs = [
-      Array(Self.text.prefix(3_000)), (0..<2_000).map { UInt8($0 % 3) }, (0..<1_000).map { _ in UInt8(truncatingIfNeeded: rng.next()) },
+      Array(Self.text.prefix(3_000)), (0..<2_000).map { UInt8($0 % 3) },
+      (0..<1_000).map { _ in UInt8(truncatingIfNeeded: rng.next()) },
     ]
     for input in inputs {
       let block = Self.compress(input, &compressor)
       for length in 0..<block.count {
-        #expect(throws: FormatError.self, "truncated to \(length)") { try Self.decompress(Array(block.prefix(length)), size: input.count) }
+        #expect(throws: FormatError.self, "truncated to \(length)") {
+          try Self.decompress(Array(block.prefix(length)), size: input.count)
+        }
       }
       for _ in 0..<3_000 {
         var damaged = block
         for _ in 0..<Int.random(in: 1...3, using: &rng) {
-          damaged[Int.random(in: 0..<damaged.count, using: &rng)] = rng.chance(1, in: 2) ? UInt8.random(in: 0...255, using: &rng) : 0xFF
+          let value = rng.chance(1, in: 2) ? UInt8.random(in: 0...255, using: &rng) : 0xFF
+          damaged[Int.random(in: 0..<damaged.count, using: &rng)] = value
         }
         let size = rng.chance(1, in: 4) ? Int.random(in: 0...(input.count * 2), using: &rng) : input.count
         var out = [UInt8](repeating: 0, count: size)

@@ -18,7 +18,8 @@ import TestSupport
             var doc = Document()
             doc.add("n", .u64(UInt64(i)))
             for _ in 0..<Int.random(in: 0...2, using: &rng) {
-                doc.add("body", .text((0..<Int.random(in: 0...maxWords, using: &rng)).map { _ in rng.pick(words) }.joined(separator: " ")))
+                let text = (0..<Int.random(in: 0...maxWords, using: &rng)).map { _ in rng.pick(words) }
+                doc.add("body", .text(text.joined(separator: " ")))
             }
             if rng.chance(1, in: 2) { doc.add("i", .i64(Int64(bitPattern: rng.next()))) }
             if rng.chance(1, in: 3) { doc.add("b", .bool(rng.chance(1, in: 2))) }
@@ -80,9 +81,9 @@ import TestSupport
         return out.bytes
     }
 
-    static func open(_ bytes: [UInt8], cache: DocStoreCache = DocStoreCache(), verifyChecksum: Bool = true) throws(FormatError)
-        -> DocStoreReader
-    {
+    static func open(
+        _ bytes: [UInt8], cache: DocStoreCache = DocStoreCache(), verifyChecksum: Bool = true
+    ) throws(FormatError) -> DocStoreReader {
         try DocStoreReader(file: HeapBytes(bytes).slice, verifyChecksum: verifyChecksum, cache: cache)
     }
 
@@ -96,7 +97,8 @@ import TestSupport
         var order = Array(0..<docs.count)
         order.shuffle(using: &rng)
         for doc in order + Array((0..<docs.count).reversed()) + Array(0..<docs.count) {
-            #expect(Array(try reader.documentBytes(DocID(doc), schema: Self.schema)) == expected[doc], "block \(blockTargetSize) doc \(doc)")
+            let fetched = Array(try reader.documentBytes(DocID(doc), schema: Self.schema))
+            #expect(fetched == expected[doc], "block \(blockTargetSize) doc \(doc)")
         }
         for b in 0..<reader.blockCount {
             let block = reader.entry(b)
@@ -210,12 +212,14 @@ import TestSupport
     func everyDamagedByteIsAnErrorOrADocument(version: UInt32) throws {
         let docs = try Self.documents(seed: 3, count: 14, maxWords: 12)
         let expected = docs.map { Self.encoded($0) }
-        let bytes = version == 2 ? Self.v2Store(docs, blockTargetSize: 120) : Self.v1Store(expected, blockTargetSize: 120)
+        let bytes =
+            version == 2 ? Self.v2Store(docs, blockTargetSize: 120) : Self.v1Store(expected, blockTargetSize: 120)
         let clean = try Self.open(bytes)
         #expect(clean.blockCount >= 4, "several blocks")
         var outcomes = (openFailed: 0, fetchFailed: 0, changed: 0, intact: 0)
         for position in bytes.indices {
-            for damage in [0x00, 0xFF, bytes[position] ^ (1 << UInt8(position % 8))] as [UInt8] where damage != bytes[position] {
+            let damages: [UInt8] = [0x00, 0xFF, bytes[position] ^ (1 << UInt8(position % 8))]
+            for damage in damages where damage != bytes[position] {
                 var damaged = bytes
                 damaged[position] = damage
                 #expect(throws: FormatError.self, "v\(version) byte \(position) = \(damage)") { try Self.open(damaged) }
@@ -251,7 +255,8 @@ import TestSupport
         let bytes = Self.encoded(prepared)[...]
         try StoredValueCoding.validate(bytes, schema: Self.schema)
         #expect(try StoredValueCoding.decode(bytes, schema: Self.schema).map(\.field) == [0, 1, 1, 4])
-        #expect(try StoredValueCoding.decode(bytes, schema: Self.schema, only: 1).map(\.value) == [.mapped(7), .mapped(9)])
+        let ns = try StoredValueCoding.decode(bytes, schema: Self.schema, only: 1)
+        #expect(ns.map(\.value) == [.mapped(7), .mapped(9)])
         // The bool's byte is damaged past the value read: reading `n` does not get there.
         let truncated = bytes.dropLast()
         #expect(try StoredValueCoding.decode(truncated, schema: Self.schema, only: 1).count == 2)
@@ -278,14 +283,16 @@ import TestSupport
             return copy
         }
         let second = UInt32(reader.entry(1).firstDoc)
+        let last = reader.blockCount - 1
+        let entry1 = indexOffset + DocStoreFormat.indexEntrySize
         let cases: [(String, [UInt8], Int)] = [
             ("first block not at 0", patched(0, 0, 1), indexOffset),
             // Block 1 then holds no document: the error names its entry.
-            ("first documents not rising", patched(2, 0, second), indexOffset + DocStoreFormat.indexEntrySize),
-            ("last block past docCount", patched(reader.blockCount - 1, 0, 50), indexOffset + (reader.blockCount - 1) * DocStoreFormat.indexEntrySize),
-            ("block past the data", patched(1, DocStoreFormat.entryOffsetField, UInt32(indexOffset)), indexOffset + DocStoreFormat.indexEntrySize + 4),
-            ("raw length too large", patched(1, DocStoreFormat.entryRawLengthField, .max), indexOffset + DocStoreFormat.indexEntrySize + 16),
-            ("raw length below the header", patched(1, DocStoreFormat.entryRawLengthField, 1), indexOffset + DocStoreFormat.indexEntrySize + 16),
+            ("first documents not rising", patched(2, 0, second), entry1),
+            ("last block past docCount", patched(last, 0, 50), indexOffset + last * DocStoreFormat.indexEntrySize),
+            ("block past the data", patched(1, DocStoreFormat.entryOffsetField, UInt32(indexOffset)), entry1 + 4),
+            ("raw length too large", patched(1, DocStoreFormat.entryRawLengthField, .max), entry1 + 16),
+            ("raw length below the header", patched(1, DocStoreFormat.entryRawLengthField, 1), entry1 + 16),
         ]
         for (what, damaged, offset) in cases {
             let error = #expect(throws: FormatError.self, "\(what)") { try Self.open(damaged, verifyChecksum: false) }

@@ -62,31 +62,38 @@ extension DocStoreFormat {
     /// Where document `local` of a block of `count` documents and `rawLength` raw bytes lies, from the `decoded`
     /// prefix of its raw bytes.
     /// - Complexity: O(1).
-    package static func locate(_ local: Int, count: Int, rawLength: Int, codec: Codec, in decoded: UnsafeRawBufferPointer)
-        -> Location
-    {
+    package static func locate(
+        _ local: Int, count: Int, rawLength: Int, codec: Codec, in decoded: UnsafeRawBufferPointer
+    ) -> Location {
         switch codec {
         case .deflate: unsafe locateDeflate(local, count: count, rawLength: rawLength, in: decoded)
         case .lz4: unsafe locateLZ4(local, count: count, rawLength: rawLength, in: decoded)
         }
     }
 
-    private static func locateLZ4(_ local: Int, count: Int, rawLength: Int, in decoded: UnsafeRawBufferPointer) -> Location {
+    private static func locateLZ4(
+        _ local: Int, count: Int, rawLength: Int, in decoded: UnsafeRawBufferPointer
+    ) -> Location {
         guard decoded.count >= 1 else { return .needs(1) }
         let width = Int(unsafe decoded[0])
         guard (1...4).contains(width) else { return .damaged("end width \(width) is not 1 to 4") }
         let dataStart = 1 + width * count
-        guard dataStart <= rawLength else { return .damaged("\(count) ends of \(width) bytes overrun \(rawLength) raw bytes") }
+        guard dataStart <= rawLength else {
+            return .damaged("\(count) ends of \(width) bytes overrun \(rawLength) raw bytes")
+        }
         guard decoded.count >= dataStart else { return .needs(dataStart) }
         func end(_ i: Int) -> Int {
             var value = 0
             for k in 0..<width { value |= Int(unsafe decoded[1 + k * count + i]) << (8 * k) }
             return value
         }
-        return range(local == 0 ? 0 : end(local - 1), end(local), dataStart: dataStart, rawLength: rawLength, decoded: decoded.count)
+        let start = local == 0 ? 0 : end(local - 1)
+        return range(start, end(local), dataStart: dataStart, rawLength: rawLength, decoded: decoded.count)
     }
 
-    private static func locateDeflate(_ local: Int, count: Int, rawLength: Int, in decoded: UnsafeRawBufferPointer) -> Location {
+    private static func locateDeflate(
+        _ local: Int, count: Int, rawLength: Int, in decoded: UnsafeRawBufferPointer
+    ) -> Location {
         guard decoded.count >= 4 else { return .needs(4) }
         let stored = Int(unsafe decoded.loadU32LE(at: 0))
         guard stored == count else { return .damaged("holds \(stored) documents, its index entry says \(count)") }
@@ -94,7 +101,8 @@ extension DocStoreFormat {
         guard dataStart <= rawLength else { return .damaged("\(count) ends overrun \(rawLength) raw bytes") }
         guard decoded.count >= dataStart else { return .needs(dataStart) }
         let start = local == 0 ? 0 : Int(unsafe decoded.loadU32LE(at: 4 + 4 * (local - 1)))
-        return range(start, Int(unsafe decoded.loadU32LE(at: 4 + 4 * local)), dataStart: dataStart, rawLength: rawLength, decoded: decoded.count)
+        let end = Int(unsafe decoded.loadU32LE(at: 4 + 4 * local))
+        return range(start, end, dataStart: dataStart, rawLength: rawLength, decoded: decoded.count)
     }
 
     private static func range(_ start: Int, _ end: Int, dataStart: Int, rawLength: Int, decoded: Int) -> Location {

@@ -44,9 +44,9 @@ extension DocStoreReader {
     /// Block `b` decoded from the start through document `local` (all of it when nil). After a `previous` decode
     /// that fell short, the whole block is decoded: however its documents are fetched, a block is decoded at most
     /// twice (an LZ4 block resumes where `previous` stopped, so not even that).
-    func decode(_ b: Int, _ block: Entry, through local: Int?, after previous: DocStoreCache.DecodedBlock?) throws(FormatError)
-        -> DocStoreCache.DecodedBlock
-    {
+    func decode(
+        _ b: Int, _ block: Entry, through local: Int?, after previous: DocStoreCache.DecodedBlock?
+    ) throws(FormatError) -> DocStoreCache.DecodedBlock {
         let target = previous == nil ? local : nil
         do {
             switch codec {
@@ -69,14 +69,15 @@ extension DocStoreReader {
 
     /// Decodes into a fresh array of the block's raw length: it copies the bytes of `previous` and resumes where
     /// that stopped, then decodes until `local` is whole (or to the end).
-    private func decodeLZ4(_ block: Entry, through local: Int?, after previous: DocStoreCache.DecodedBlock?) throws(FormatError)
-        -> DocStoreCache.DecodedBlock
-    {
+    private func decodeLZ4(
+        _ block: Entry, through local: Int?, after previous: DocStoreCache.DecodedBlock?
+    ) throws(FormatError) -> DocStoreCache.DecodedBlock {
         let src = unsafe compressedBytes(block)
         var progress = LZ4.Progress.start
         var failure: FormatError?
         let bytes = unsafe [UInt8](unsafeUninitializedCapacity: block.rawLength) { buffer, initialized in
-            let dst = unsafe UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[..<block.rawLength])
+            let dst = unsafe UnsafeMutableRawBufferPointer(
+                rebasing: UnsafeMutableRawBufferPointer(buffer)[..<block.rawLength])
             if let previous, let resume = previous.resume {
                 unsafe previous.bytes.withUnsafeBytes { unsafe dst.copyMemory(from: $0) }
                 progress = resume
@@ -94,7 +95,8 @@ extension DocStoreReader {
                 }
                 if progress.isComplete && progress.output != block.rawLength {
                     failure = .decompression(
-                        offset: progress.input, reason: "decodes to \(progress.output) bytes, its index entry says \(block.rawLength)")
+                        offset: progress.input,
+                        reason: "decodes to \(progress.output) bytes, its index entry says \(block.rawLength)")
                 }
             } catch {
                 failure = error
@@ -109,9 +111,12 @@ extension DocStoreReader {
     private func inflate(_ block: Entry, through local: Int?) throws(FormatError) -> DocStoreCache.DecodedBlock {
         let inflater = inflaters.withLock { $0.popLast() } ?? Inflater()
         defer { inflaters.withLock { $0.append(inflater) } }
-        let bytes = unsafe try inflater.decompressPrefix(compressedBytes(block), decompressedSize: block.rawLength) { soFar in
+        let src = unsafe compressedBytes(block)
+        let bytes = unsafe try inflater.decompressPrefix(src, decompressedSize: block.rawLength) { soFar in
             guard let local else { return block.rawLength }
-            switch unsafe DocStoreFormat.locate(local, count: block.documents, rawLength: block.rawLength, codec: .deflate, in: soFar) {
+            let location = unsafe DocStoreFormat.locate(
+                local, count: block.documents, rawLength: block.rawLength, codec: .deflate, in: soFar)
+            switch location {
             case .document(let range): return range.upperBound
             case .needs(let n): return n
             // The caller finds the damage again in what was inflated and reports it.

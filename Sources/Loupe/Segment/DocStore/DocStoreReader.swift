@@ -47,7 +47,8 @@ package final class DocStoreReader: @unchecked Sendable {
         }
         let blockCount = (body.count - trailer - indexOffset) / entrySize
         guard (blockCount == 0) == (docCount == 0) else {
-            throw .malformed(offset: body.count - trailer, reason: "store of \(docCount) documents has \(blockCount) blocks")
+            throw .malformed(
+                offset: body.count - trailer, reason: "store of \(docCount) documents has \(blockCount) blocks")
         }
         unsafe self.body = unsafe body
         self.file = file
@@ -87,7 +88,8 @@ package final class DocStoreReader: @unchecked Sendable {
         }
         guard block.documents > 0 else {
             let next = b + 1 < blockCount ? "block \(b + 1)'s first document" : "the document count \(docCount)"
-            throw .malformed(offset: e, reason: "store block \(b) starts at document \(block.firstDoc), not before \(next)")
+            throw .malformed(
+                offset: e, reason: "store block \(b) starts at document \(block.firstDoc), not before \(next)")
         }
         guard block.offset <= dataEnd, block.compressedLength <= dataEnd - block.offset else {
             throw .malformed(offset: e + DocStoreFormat.entryOffsetField, reason: "store block \(b) runs past the data")
@@ -100,7 +102,8 @@ package final class DocStoreReader: @unchecked Sendable {
         guard block.rawLength >= smallest, block.rawLength <= largest else {
             throw .malformed(
                 offset: e + DocStoreFormat.entryRawLengthField,
-                reason: "store block \(b) of \(block.documents) documents claims \(block.rawLength) raw bytes from \(block.compressedLength)")
+                reason: "store block \(b) of \(block.documents) documents claims \(block.rawLength) raw bytes "
+                    + "from \(block.compressedLength)")
         }
     }
 
@@ -140,14 +143,17 @@ package final class DocStoreReader: @unchecked Sendable {
             return slice
         case .needs(let n):
             throw .malformed(
-                offset: block.offset, reason: "store block \(b) ends \(n - decoded.bytes.count) bytes before its document \(local)")
+                offset: block.offset,
+                reason: "store block \(b) ends \(n - decoded.bytes.count) bytes before its document \(local)")
         case .damaged(let reason):
             throw .malformed(offset: block.offset, reason: "store block \(b) \(reason)")
         }
     }
 
     /// Checks that document `local` of block `b` decodes.
-    func validate(_ document: ArraySlice<UInt8>, schema: Schema, _ b: Int, _ block: Entry, _ local: Int) throws(FormatError) {
+    func validate(
+        _ document: ArraySlice<UInt8>, schema: Schema, _ b: Int, _ block: Entry, _ local: Int
+    ) throws(FormatError) {
         do {
             try StoredValueCoding.validate(document, schema: schema)
         } catch {
@@ -157,7 +163,8 @@ package final class DocStoreReader: @unchecked Sendable {
 
     func locate(_ local: Int, _ block: Entry, in bytes: [UInt8]) -> DocStoreFormat.Location {
         unsafe bytes.withUnsafeBytes { decoded in
-            unsafe DocStoreFormat.locate(local, count: block.documents, rawLength: block.rawLength, codec: codec, in: decoded)
+            unsafe DocStoreFormat.locate(
+                local, count: block.documents, rawLength: block.rawLength, codec: codec, in: decoded)
         }
     }
 

@@ -54,7 +54,8 @@ package enum StoredValueCoding {
                 for _ in 0..<Int(clamping: try cursor.vint()) {
                     let field = try cursor.field(schema)
                     guard field >= previous else {
-                        throw .malformed(offset: cursor.offset, reason: "stored value of field \(field) after field \(previous)")
+                        throw .malformed(
+                            offset: cursor.offset, reason: "stored value of field \(field) after field \(previous)")
                     }
                     previous = field
                     try cursor.skip(schema.fields[field].type)
@@ -88,7 +89,9 @@ package enum StoredValueCoding {
             while offset < count {
                 let byte = unsafe bytes[offset]
                 offset &+= 1
-                guard shift < 63 || byte <= 1 else { throw .malformed(offset: start, reason: "varint overflows 64 bits") }
+                guard shift < 63 || byte <= 1 else {
+                    throw .malformed(offset: start, reason: "varint overflows 64 bits")
+                }
                 value |= UInt64(byte & 0x7F) &<< shift
                 if byte < 0x80 { return value }
                 shift &+= 7
