@@ -24,7 +24,7 @@ let package = Package(
         .executableTarget(name: "idx", dependencies: ["IdxKit"], path: "Tools/idx"),
         .executableTarget(name: "LoupeBench", dependencies: ["Loupe", "LoupeCodec"], path: "Benchmarks/LoupeBench"),
         .target(name: "TestSupport", dependencies: ["Loupe", "LoupeCodec"], path: "Tests/TestSupport"),
-        .testTarget(name: "LoupeCodecTests", dependencies: ["LoupeCodec", "TestSupport"]),
+        .testTarget(name: "LoupeCodecTests", dependencies: ["LoupeCodec", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "LoupeAnalysisTests", dependencies: ["LoupeAnalysis", "TestSupport"],
             exclude: ["Fixtures"]),

@@ -7,8 +7,9 @@
 //      read throws `FormatError.truncated` instead of trapping), plus `VInt` (LEB128).
 //   3. Integer codecs: `BitPacker128` (128-value SIMD-BP128 blocks for postings) and `BitpackedArray`
 //      (fixed-width random access for fast fields).
-//   4. Integrity and compression: `CRC32`, `Footer` (the 16-byte trailer of every file), `Deflater` and `Inflater`
-//      (raw deflate for stored-field blocks), all on system zlib through `CZlib`.
+//   4. Integrity and compression: `CRC32` and `Footer` (the 16-byte trailer of every file) on system zlib through
+//      `CZlib`; `LZ4Compressor` and `LZ4.decompress` (LZ4 blocks, in Swift: the document store's, format v2);
+//      `Deflater` and `Inflater` (raw deflate on zlib: the store's blocks of format v1, still read).
 //   5. Input: `LineReader`, plain or gzip text line by line, for JSONL corpora.
 //
 // Invariants:

@@ -15,7 +15,7 @@ package enum FormatError: Error, Sendable, Equatable {
   case checksumMismatch(stored: UInt32, computed: UInt32)
   /// Bytes are present but break an invariant of the format (e.g. an overlong varint).
   case malformed(offset: Int, reason: String)
-  /// zlib rejected a compressed stream, or it inflated to an unexpected size.
+  /// A compressed block (deflate or LZ4) is damaged, or decodes to another size than declared.
   case decompression(offset: Int, reason: String)
 }
 

@@ -1,9 +1,10 @@
 import CZlib
 
 /// A reusable raw-inflate decompressor for the streams `Deflater` writes (zlib window bits −15: no zlib or gzip
-/// header and no trailer checksum — the caller stores the uncompressed size, and file footers carry the CRC).: one zlib stream reset between inputs. `inflateInit2` allocates the
-/// stream state and, on first use, a 32 KiB window; a reader fetching a few hits per query would otherwise pay
-/// that per block. Not thread-safe: one thread uses it at a time (it may move between threads, as in a pool).
+/// header and no trailer checksum — the caller stores the uncompressed size, and file footers carry the CRC), the
+/// blocks of v1 document stores. One zlib stream is reset between inputs: `inflateInit2` allocates the stream state
+/// and, on first use, a 32 KiB window, which a reader fetching a few hits per query would otherwise pay per block.
+/// Not thread-safe: one thread uses it at a time (it may move between threads, as in a pool).
 @safe
 package final class Inflater: @unchecked Sendable {
   /// Deflate's worst case expands 1 compressed byte into at most 1032 output bytes (a 258-byte match per

@@ -15,6 +15,8 @@ public final class Index: Sendable {
     package let directory: any Directory
     /// The segments this index's searchers have open, which garbage collection leaves alone.
     package let openSegments = OpenSegments()
+    /// Decoded store blocks, shared by the segment readers of all this index's searchers.
+    package let storeCache = DocStoreCache()
     private let verifiesChecksums: Bool
     public let schema: Schema
     private let state: Mutex<State>
@@ -83,7 +85,7 @@ public final class Index: Sendable {
         let analyzers = AnalyzerRegistry.builtIn
         let searcher = try Self.openSearcher(
             directory: directory, meta: meta, reusing: [], analyzers: analyzers, verifyChecksums: verifyChecksums,
-            registry: openSegments)
+            storeCache: storeCache, registry: openSegments)
         state = Mutex(State(searcher: searcher, analyzers: analyzers))
     }
 
@@ -111,7 +113,7 @@ public final class Index: Sendable {
         let (current, analyzers) = state.withLock { ($0.searcher, $0.analyzers) }
         let fresh = try Self.openSearcher(
             directory: directory, meta: meta, reusing: current.segments, analyzers: analyzers,
-            verifyChecksums: verifiesChecksums, registry: openSegments)
+            verifyChecksums: verifiesChecksums, storeCache: storeCache, registry: openSegments)
         state.withLock {
             $0.searcher = fresh
         }
@@ -182,7 +184,7 @@ public final class Index: Sendable {
 
     private static func openSearcher(
         directory: any Directory, meta: IndexMeta, reusing open: [SegmentReader], analyzers: AnalyzerRegistry,
-        verifyChecksums: Bool, registry: OpenSegments
+        verifyChecksums: Bool, storeCache: DocStoreCache, registry: OpenSegments
     ) throws(IndexError) -> Searcher {
         var readers: [SegmentReader] = []
         for segment in meta.segments {
@@ -190,7 +192,9 @@ public final class Index: Sendable {
                 readers.append(existing)
             } else {
                 readers.append(
-                    try SegmentReader(directory: directory, meta: segment, verifyChecksums: verifyChecksums, registry: registry))
+                    try SegmentReader(
+                        directory: directory, meta: segment, verifyChecksums: verifyChecksums, storeCache: storeCache,
+                        registry: registry))
             }
         }
         return Searcher(schema: meta.schema, segments: readers, analyzers: analyzers)

@@ -260,7 +260,8 @@ public final class IndexWriter {
             if let reader = open.first(where: { $0.id == meta.id && $0.deletesGeneration == meta.deletes?.generation }) {
                 readers.append(reader)
             } else {
-                readers.append(try SegmentReader(directory: index.directory, meta: meta, verifyChecksums: false))
+                readers.append(
+                    try SegmentReader(directory: index.directory, meta: meta, verifyChecksums: false, storeCache: index.storeCache))
             }
         }
         return readers

@@ -1,8 +1,8 @@
 /// Merges segments into one, dropping deleted documents: a document keeps its place (segments in order, then
 /// documents in order) and gets the next free id. Postings and positions are rewritten through a k-way merge of
 /// the term dictionaries, norms and fast columns by copying the live rows, and the store by copying every
-/// compressed block without a deleted document as is — so the result is an ordinary segment, as if those
-/// documents had been indexed together.
+/// compressed block without a deleted document as is (re-compressing those of older store formats) — so the result
+/// is an ordinary segment, as if those documents had been indexed together.
 package struct SegmentMerger {
     let schema: Schema
     let segments: [SegmentReader]
@@ -157,9 +157,9 @@ package struct SegmentMerger {
         }
     }
 
-    /// The merged document store and fast fields: a store block with no deleted document is copied compressed, as
-    /// is; the others give their live documents' encoded bytes to new blocks. Fast values are copied from the
-    /// columns.
+    /// The merged document store and fast fields: a store block in this build's format with no deleted document is
+    /// copied compressed, as is; the others (older formats included) give their live documents' encoded bytes to new
+    /// blocks. Fast values are copied from the columns.
     private func mergedDocuments() throws(IndexError) -> (store: [UInt8], fast: [UInt8]) {
         var store = DocStoreWriter()
         var fast = FastFieldsWriter(schema: schema)
@@ -167,8 +167,8 @@ package struct SegmentMerger {
         for (s, segment) in segments.enumerated() {
             for block in segment.store.compressedBlocks {
                 let docs = block.firstDoc..<(block.firstDoc + block.documents)
-                if docs.allSatisfy({ newIDs[s][$0] >= 0 }) {
-                    unsafe store.append(compressedBlock: block.compressed, documents: block.documents, rawLength: block.rawLength)
+                if block.codec == DocStoreFormat.codec && docs.allSatisfy({ newIDs[s][$0] >= 0 }) {
+                    store.append(compressedBlock: block)
                     continue
                 }
                 let encoded: [ArraySlice<UInt8>]

@@ -29,7 +29,12 @@ package enum SegmentComponent: CaseIterable, Sendable {
     }
 
     /// The format version written by this build, per component; readers accept 1...version.
-    package var formatVersion: UInt32 { 1 }
+    package var formatVersion: UInt32 {
+        switch self {
+        case .store: 2
+        case .terms, .postings, .positions, .fieldNorms, .fast: 1
+        }
+    }
 
     package func fileName(_ segment: SegmentID) -> String { "\(segment).\(fileExtension)" }
 

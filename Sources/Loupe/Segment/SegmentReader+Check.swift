@@ -31,10 +31,11 @@ extension SegmentReader {
             guard let dictionary = terms.field(field) else { continue }
             checkTerms(dictionary, field: entry.name, hasFreqs: entry.record != .basic, problem)
         }
+        // Block by block, outside the searchers' cache: each block is decoded once and evicts nothing.
         let storeFile = SegmentComponent.store.fileName(id)
-        for doc in 0..<DocID(maxDoc) {
+        for b in 0..<store.blockCount {
             do {
-                _ = try store.documentBytes(doc, schema: schema)
+                _ = try store.documents(ofBlock: b, schema: schema)
             } catch {
                 problem(IndexError(format: error, file: storeFile, segment: id))
             }

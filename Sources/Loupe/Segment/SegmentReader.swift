@@ -30,9 +30,12 @@ package final class SegmentReader: Sendable {
 
     /// Opens the segment's files from `directory` and validates their footers (and checksums when asked).
     /// - Throws: `IndexError` `.corruption`/`.incompatibleFormat` naming the file and byte offset, or `.io`.
-    /// - Parameter registry: where to count the reader open while it lives (a searcher's readers), if anywhere.
+    /// - Parameters:
+    ///   - storeCache: the index's cache of decoded store blocks, which this segment's store shares.
+    ///   - registry: where to count the reader open while it lives (a searcher's readers), if anywhere.
     package init(
-        directory: any Directory, meta: IndexMeta.SegmentMeta, verifyChecksums: Bool, registry: OpenSegments? = nil
+        directory: any Directory, meta: IndexMeta.SegmentMeta, verifyChecksums: Bool, storeCache: DocStoreCache,
+        registry: OpenSegments? = nil
     ) throws(IndexError) {
         id = meta.id
         maxDoc = meta.maxDoc
@@ -66,7 +69,9 @@ package final class SegmentReader: Sendable {
         norms = try validated(.fieldNorms) { (f) throws(FormatError) in
             try FieldNormsReader(file: f, maxDoc: maxDoc, verifyChecksum: verifyChecksums)
         }
-        store = try validated(.store) { (f) throws(FormatError) in try DocStoreReader(file: f, verifyChecksum: verifyChecksums) }
+        store = try validated(.store) { (f) throws(FormatError) in
+            try DocStoreReader(file: f, verifyChecksum: verifyChecksums, cache: storeCache)
+        }
         fast = try validated(.fast) { (f) throws(FormatError) in
             try FastFieldsReader(file: f, maxDoc: maxDoc, verifyChecksum: verifyChecksums)
         }

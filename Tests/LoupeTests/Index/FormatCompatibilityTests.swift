@@ -45,4 +45,44 @@ import TestSupport
             #expect(old == new, "\(text)")
         }
     }
+
+    /// Segments with v1 stores (deflate, the fixture's) and a segment with this build's (LZ4) merge into one LZ4
+    /// store: the merger copies compressed blocks only in the current format and re-compresses the v1 ones, with
+    /// or without deleted documents among them.
+    @Test(arguments: [false, true])
+    func v1AndCurrentStoresMergeIntoTheCurrentFormat(withDeletes: Bool) throws {
+        let copy = TemporaryDirectory()
+        let path = Self.path(1)
+        for name in try FileManager.default.contentsOfDirectory(atPath: path) where !name.hasPrefix(".") {
+            try FileManager.default.copyItem(atPath: path + "/" + name, toPath: copy.path + "/" + name)
+        }
+        let index = try Index(path: copy.path)
+        let writer = try index.writer()
+        writer.mergePolicy = .never
+        let lines = Array(MoviesFixture.lines.prefix(400))
+        for line in lines[300...] { try writer.addJSON(line) }
+        let ids = lines.map { line -> String in
+            let start = try! #require(line.range(of: "\"id\":\""))
+            return String(line[start.upperBound...].prefix { $0 != "\"" })
+        }
+        let deleted = withDeletes ? Set(stride(from: 5, to: 400, by: 37).map { ids[$0] }) : []
+        for id in deleted { try writer.deleteDocuments(field: "id", equals: .text(id)) }
+        try writer.commitAndReload()
+        #expect(index.searcher().segments.map(\.store.codec) == [.deflate, .deflate, .lz4])
+        try writer.merge(everything: true)
+        try index.reload()
+        let merged = index.searcher().segments
+        #expect(merged.count == 1 && merged.first?.store.codec == .lz4)
+        #expect(index.verify { Issue.record("\($0)") } == 0)
+
+        let fresh = Index.inMemory(schema: MoviesFixture.schema)
+        let freshWriter = try fresh.writer()
+        for (line, id) in zip(lines, ids) where !deleted.contains(id) { try freshWriter.addJSON(line) }
+        try freshWriter.commitAndReload()
+        #expect(index.documentCount == 400 - deleted.count)
+        for id in ids {
+            let stored = try index.get("id", equals: .text(id))
+            #expect(stored == (deleted.contains(id) ? nil : try fresh.get("id", equals: .text(id))), "\(id)")
+        }
+    }
 }

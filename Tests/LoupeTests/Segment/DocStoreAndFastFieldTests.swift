@@ -38,7 +38,7 @@ import TestSupport
             store.add(d, schema: Self.schema)
             fast.add(d)
         }
-        let storeReader = try DocStoreReader(file: HeapBytes(store.finish()).slice, verifyChecksum: true)
+        let storeReader = try DocStoreReader(file: HeapBytes(store.finish()).slice, verifyChecksum: true, cache: DocStoreCache())
         let fastReader = try FastFieldsReader(file: HeapBytes(fast.serialize()).slice, maxDoc: docs.count, verifyChecksum: true)
         for (i, d) in docs.enumerated() {
             let stored = try storeReader.document(DocID(i), schema: Self.schema)
@@ -61,13 +61,13 @@ import TestSupport
         for _ in 0..<50 { store.add(try randomDocument(&rng), schema: Self.schema) }
         let bytes = store.finish()
         for length in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 200)) {
-            #expect(throws: FormatError.self) { try DocStoreReader(file: HeapBytes(Array(bytes[..<length])).slice, verifyChecksum: true) }
+            #expect(throws: FormatError.self) { try DocStoreReader(file: HeapBytes(Array(bytes[..<length])).slice, verifyChecksum: true, cache: DocStoreCache()) }
         }
         for _ in 0..<100 {
             var flipped = bytes
             let at = Int.random(in: 0..<bytes.count, using: &rng)
             flipped[at] ^= UInt8(1 << Int.random(in: 0..<8, using: &rng))
-            #expect(throws: FormatError.self) { try DocStoreReader(file: HeapBytes(flipped).slice, verifyChecksum: true) }
+            #expect(throws: FormatError.self) { try DocStoreReader(file: HeapBytes(flipped).slice, verifyChecksum: true, cache: DocStoreCache()) }
         }
     }
 

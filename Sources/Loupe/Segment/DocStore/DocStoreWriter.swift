@@ -1,21 +1,30 @@
 import LoupeCodec
 
-/// Appends documents to the store as they are indexed, compressing each 4 KiB block as soon as it fills,
-/// so only compressed bytes wait in memory until the segment is flushed.
+/// Appends documents to the store as they are indexed, compressing each block (LZ4, format v2) as soon as it
+/// fills, so only compressed bytes wait in memory until the segment is flushed.
 package struct DocStoreWriter {
     private var compressed = ByteWriter(capacity: 1 << 16)
     private var index = ByteWriter(capacity: 1 << 10)
     private var ends: [UInt32] = []
-    private var data = ByteWriter(capacity: DocStoreFormat.blockTargetSize * 2)
-    private var raw = ByteWriter(capacity: DocStoreFormat.blockTargetSize * 2 + 512)
+    private var data: ByteWriter
+    private var raw: ByteWriter
     private var blockFirstDoc: UInt32 = 0
-    private let deflater = Deflater(level: DocStoreFormat.compressionLevel)
+    private var compressor = LZ4Compressor()
+    private let blockTargetSize: Int
     package private(set) var docCount: UInt32 = 0
 
-    package init() {}
+    /// - Parameter blockTargetSize: document bytes after which a block closes (tests make small blocks).
+    package init(blockTargetSize: Int = DocStoreFormat.blockTargetSize) {
+        self.blockTargetSize = blockTargetSize
+        data = ByteWriter(capacity: blockTargetSize * 2)
+        raw = ByteWriter(capacity: blockTargetSize * 2 + 1024)
+    }
 
     /// Bytes held in memory, for the writer's budget.
-    package var memoryUsage: Int { compressed.bytes.capacity + data.bytes.capacity + raw.bytes.capacity + index.count }
+    package var memoryUsage: Int {
+        compressed.bytes.capacity + data.bytes.capacity + raw.bytes.capacity + index.count + ends.capacity * 4
+            + LZ4Compressor.memoryUsage
+    }
 
     /// Stores the stored-flagged values of the next document (document ids are consecutive from 0).
     package mutating func add(_ document: PreparedDocument, schema: Schema) {
@@ -28,7 +37,7 @@ package struct DocStoreWriter {
         }
         ends.append(UInt32(data.count))
         docCount += 1
-        if data.count >= DocStoreFormat.blockTargetSize { closeBlock() }
+        if data.count >= blockTargetSize { closeBlock() }
     }
 
     /// Stores the next document as already-encoded values (a document's bytes from another store of the same
@@ -37,34 +46,40 @@ package struct DocStoreWriter {
         unsafe document.withUnsafeBytes { unsafe data.writeBytes($0) }
         ends.append(UInt32(data.count))
         docCount += 1
-        if data.count >= DocStoreFormat.blockTargetSize { closeBlock() }
+        if data.count >= blockTargetSize { closeBlock() }
     }
 
     /// Appends a compressed block of another store as is (its documents become the next `documents` ids); the
     /// block being filled is closed first.
-    package mutating func append(compressedBlock block: UnsafeRawBufferPointer, documents: Int, rawLength: Int) {
+    /// - Precondition: the block is in this writer's format (`DocStoreFormat.codec`): merges re-pack older blocks.
+    package mutating func append(compressedBlock block: DocStoreReader.Block) {
+        precondition(block.codec == DocStoreFormat.codec, "a store block of another format cannot be copied")
         closeBlock()
         index.writeU32(docCount)
         index.writeU64(UInt64(compressed.count))
-        index.writeU32(UInt32(block.count))
-        index.writeU32(UInt32(rawLength))
-        unsafe compressed.writeBytes(block)
-        docCount += UInt32(documents)
+        index.writeU32(UInt32(unsafe block.compressed.count))
+        index.writeU32(UInt32(block.rawLength))
+        unsafe compressed.writeBytes(block.compressed)
+        docCount += UInt32(block.documents)
         blockFirstDoc = docCount
     }
 
     private mutating func closeBlock() {
-        guard !ends.isEmpty else { return }
+        guard let dataLength = ends.last else { return }
+        let width = dataLength < 1 << 8 ? 1 : dataLength < 1 << 16 ? 2 : dataLength < 1 << 24 ? 3 : 4
         raw.removeAll()
-        raw.writeU32(UInt32(ends.count))
-        for end in ends { raw.writeU32(end) }
+        raw.writeU8(UInt8(width))
+        for k in 0..<width {
+            let shift = UInt32(8 * k)
+            for end in ends { raw.writeU8(UInt8(truncatingIfNeeded: end &>> shift)) }
+        }
         unsafe data.bytes.withUnsafeBytes { unsafe raw.writeBytes($0) }
-        let block = unsafe raw.bytes.withUnsafeBytes { unsafe deflater.compress($0) }
         index.writeU32(blockFirstDoc)
         index.writeU64(UInt64(compressed.count))
-        index.writeU32(UInt32(block.count))
+        let start = compressed.count
+        unsafe raw.bytes.withUnsafeBytes { unsafe compressor.compress($0, appendingTo: &compressed.bytes) }
+        index.writeU32(UInt32(compressed.count - start))
         index.writeU32(UInt32(raw.count))
-        compressed.writeBytes(block)
         blockFirstDoc = docCount
         ends.removeAll(keepingCapacity: true)
         data.removeAll()
