@@ -33,6 +33,9 @@ package struct BM25Weight: Sendable {
         return logf(1 + x)
     }
 
+    /// The weight of scorers that compute no score (they only match).
+    package static let unscored = BM25Weight(docFreqs: [], totalDocs: 1, totalTokens: 0)
+
     private init(weight: Float, cache: NormFactors) {
         self.weight = weight
         self.cache = cache

@@ -12,12 +12,35 @@ package enum DocSetWeight: Sendable {
     /// Documents with at least one token in a text field.
     case normsExist(field: Int)
 
-    /// The set's scorer in one segment, every document scoring `score`. A fast-column range is read lazily, so
-    /// inside a conjunction it only looks at the documents the other clauses propose.
-    package func scorer(_ segment: SegmentReader, ordinal: Int, score: Float, scoring: Bool) -> any Scorer {
-        if case .range(let field, _, let lower, let upper, let terms) = self, terms[ordinal] == nil {
+    /// Sets of at most this many terms are read lazily, as a union of their postings, instead of into a bit set
+    /// (Lucene rewrites multi-term queries of up to 16 terms to a boolean query for the same reason): a top-k that
+    /// needs no count then reads only as far as its first k documents, and a conjunction only what it probes.
+    static let lazyTermLimit = 16
+
+    /// The set's scorer in one segment, every document scoring `score`. A fast-column range and a set of few terms
+    /// are read lazily, so inside a conjunction they only look at the documents the other clauses propose.
+    package func scorer(_ segment: SegmentReader, ordinal: Int, score: Float, scoring: Bool, scratch: ScorerScratch) -> any Scorer {
+        var lazyTerms: (infos: [TermInfo], hasFreqs: Bool)?
+        switch self {
+        case .range(let field, _, let lower, let upper, let terms) where terms[ordinal] == nil:
             guard let column = segment.fast.column(field) else { return EmptyScorer() }
             return FastRangeScorer(column: column, lower: lower, upper: upper, maxDoc: segment.maxDoc, score: score, scoring: scoring)
+        case .range(_, let hasFreqs, _, _, let terms):
+            lazyTerms = (terms[ordinal] ?? [], hasFreqs)
+        case .terms(_, let hasFreqs, let infos):
+            lazyTerms = (infos[ordinal], hasFreqs)
+        case .fastExists, .normsExist:
+            break
+        }
+        if let (infos, hasFreqs) = lazyTerms, infos.count <= Self.lazyTermLimit {
+            let postings = infos.filter { $0.docFreq > 0 }.map { info in
+                TermScorer(
+                    matching: unsafe PostingsCursor(file: segment.postings.bytes, info: info, hasFreqs: hasFreqs, maxDoc: segment.maxDoc))
+            }
+            guard let first = postings.first else { return EmptyScorer() }
+            let matches: any Scorer = postings.count == 1
+                ? first : TermUnionScorer(postings, excluding: [], minimumShouldMatch: 1, scoring: false, scratch: scratch)
+            return scoring ? ConstantScorer(matches, score: score, scoring: true) : matches
         }
         let (bits, damage) = bits(segment, ordinal: ordinal)
         return BitSetScorer(bits, score: score, scoring: scoring, damage: damage)

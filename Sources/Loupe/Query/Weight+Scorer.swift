@@ -23,13 +23,13 @@ extension Weight {
         case .boolean(let boolean):
             return boolean.scorer(segment, ordinal: ordinal, scoring: scoring, scratch: scratch)
         case .constant(.docSet(let set, _), let score):
-            return set.scorer(segment, ordinal: ordinal, score: score, scoring: scoring)
+            return set.scorer(segment, ordinal: ordinal, score: score, scoring: scoring, scratch: scratch)
         case .constant(let inner, let score):
             let matches = inner.scorer(segment, ordinal: ordinal, scoring: false, scratch: scratch)
             if matches.doc == terminatedDoc { return EmptyScorer() }
             return scoring ? ConstantScorer(matches, score: score, scoring: true) : matches
         case .docSet(let set, let score):
-            return set.scorer(segment, ordinal: ordinal, score: score, scoring: scoring)
+            return set.scorer(segment, ordinal: ordinal, score: score, scoring: scoring, scratch: scratch)
         }
     }
 

@@ -69,7 +69,7 @@ package final class AllScorer: Scorer {
     }
 
     package func regionEnd(from target: DocID) -> DocID { terminatedDoc - 1 }
-    package func maxScore(from target: DocID, through last: DocID) -> Float { paddedBound(constant) }
+    package func maxScore(from target: DocID, through last: DocID) -> Float { constant }
 
     package func countRemaining(live: LiveDocs) -> Int {
         var count = 0
@@ -114,7 +114,7 @@ package final class BitSetScorer: DocAtATimeScorer {
     }
 
     package func currentScore() -> Float { constant }
-    package func maxScore(from target: DocID, through last: DocID) -> Float { paddedBound(constant) }
+    package func maxScore(from target: DocID, through last: DocID) -> Float { constant }
 
     /// A bit test per candidate, not a walk over the set.
     package func probe(_ block: inout ScoreBlock, from start: Int) {
@@ -190,7 +190,7 @@ package final class FastRangeScorer: DocAtATimeScorer {
     }
 
     package func currentScore() -> Float { constant }
-    package func maxScore(from target: DocID, through last: DocID) -> Float { paddedBound(constant) }
+    package func maxScore(from target: DocID, through last: DocID) -> Float { constant }
 
     package func probe(_ block: inout ScoreBlock, from start: Int) {
         guard doc != terminatedDoc else { return }
@@ -256,6 +256,6 @@ package final class ConstantScorer: Scorer {
 
     package func seek(_ target: DocID) { inner.seek(target) }
     package func regionEnd(from target: DocID) -> DocID { terminatedDoc - 1 }
-    package func maxScore(from target: DocID, through last: DocID) -> Float { paddedBound(constant) }
+    package func maxScore(from target: DocID, through last: DocID) -> Float { constant }
     package func countRemaining(live: LiveDocs) -> Int { inner.countRemaining(live: live) }
 }

@@ -86,6 +86,6 @@ package final class PhrasePrefixScorer: DocAtATimeScorer {
     package func currentScore() -> Float { constant ?? head.currentScore() }
 
     package func maxScore(from target: DocID, through last: DocID) -> Float {
-        constant.map(paddedBound) ?? head.maxScore(from: target, through: last)
+        constant ?? head.maxScore(from: target, through: last)
     }
 }

@@ -192,7 +192,9 @@ package protocol Scorer: AnyObject {
     var damage: SegmentDamage? { get }
 }
 
-/// A bound padded by a few ulps: float rounding in the scores themselves must never exceed their bound.
+/// A bound padded by a few ulps: float rounding in the scores themselves must never exceed their bound. (A
+/// constant-score scorer's bound is its constant, unpadded: its scores are exactly that, and a top-k full of them
+/// must be able to skip the rest.)
 @inline(__always)
 package func paddedBound(_ x: Float) -> Float {
     x <= 0 ? 0 : x * (1 + 1e-6)

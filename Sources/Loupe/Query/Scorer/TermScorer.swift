@@ -15,6 +15,11 @@ package final class TermScorer: Scorer {
     private let normFactors: UnsafeMutablePointer<Float>
     package let scoring: Bool
 
+    /// A scorer of the term's documents only, without scores.
+    package convenience init(matching postings: PostingsCursor) {
+        self.init(postings: postings, norms: nil, bm25: .unscored, scoring: false)
+    }
+
     package init(postings: PostingsCursor, norms: FieldNormsReader.Column?, bm25: BM25Weight, scoring: Bool) {
         self.postings = postings
         unsafe normCodes = unsafe norms?.codes.baseAddress
