@@ -15,8 +15,9 @@ extension SegmentReader {
     package func footprints(schema: Schema) -> [FieldFootprint] {
         var starts: [(field: Int, postings: UInt64, positions: UInt64?)] = []
         for (field, entry) in schema.fields.enumerated() {
-            guard let dictionary = terms.field(field), dictionary.termCount > 0 else { continue }
-            let info = dictionary.cursorAtFirst().info
+            guard let dictionary = terms.field(field), dictionary.termCount > 0,
+                let info = try? dictionary.cursorAtFirst().info
+            else { continue }
             let recordsPositions = entry.type == .text && entry.record == .position
             starts.append((field, info.postingsOffset, recordsPositions ? info.positionsOffset : nil))
         }

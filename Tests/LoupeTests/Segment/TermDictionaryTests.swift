@@ -37,22 +37,22 @@ import TestSupport
         let dictionary = try #require(reader.field(3))
         #expect(dictionary.termCount == keys.count)
         for (i, key) in keys.enumerated() {
-            let info = dictionary.get(key)
+            let info = try dictionary.get(key)
             #expect(info == TermInfo(docFreq: UInt32(i + 1), postingsOffset: UInt64(i * 10), positionsOffset: UInt64(i * 7)), "seed \(seed)")
         }
         // Iteration from a random probe yields exactly the keys ≥ probe, in order.
         for _ in 0..<10 {
             let probe = (0..<Int.random(in: 0...5, using: &rng)).map { _ in UInt8.random(in: 97...101, using: &rng) }
-            var cursor = dictionary.cursor(from: probe)
+            var cursor = try dictionary.cursor(from: probe)
             var seen: [[UInt8]] = []
             while cursor.isValid {
                 seen.append(cursor.keyBytes)
-                _ = cursor.next()
+                _ = try cursor.next()
             }
             #expect(seen == keys.filter { !$0.lexicographicallyPrecedes(probe) }, "seed \(seed) probe \(probe)")
-            #expect((dictionary.get(probe) != nil) == keys.contains(probe), "seed \(seed) probe \(probe)")
+            #expect((try dictionary.get(probe) != nil) == keys.contains(probe), "seed \(seed) probe \(probe)")
         }
-        #expect(dictionary.get([0x7A, 0x7A]) == nil)
+        #expect(try dictionary.get([0x7A, 0x7A]) == nil)
         #expect(reader.field(7)?.termCount == other.count)
         #expect(reader.field(4) == nil)
     }
