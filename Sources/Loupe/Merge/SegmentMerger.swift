@@ -63,7 +63,7 @@ package struct SegmentMerger {
                 }
                 total += (column?.totalTokens ?? 0) - min(removed, column?.totalTokens ?? 0)
             }
-            out.append((field, codes, total))
+            out.append((field, schema.fields[field].type.isNumeric ? FieldNormCode.numericColumn(count: maxDoc) : codes, total))
         }
         return out
     }

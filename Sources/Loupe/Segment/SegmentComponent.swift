@@ -31,8 +31,8 @@ package enum SegmentComponent: CaseIterable, Sendable {
     /// The format version written by this build, per component; readers accept 1...version.
     package var formatVersion: UInt32 {
         switch self {
-        case .terms: 2
-        case .postings, .positions, .fieldNorms, .store, .fast: 1
+        case .terms, .fieldNorms: 2
+        case .postings, .positions, .store, .fast: 1
         }
     }
 
