@@ -11,11 +11,14 @@ struct TermBlocksV1: TermBlockLayout, @unchecked Sendable {
     private let sectionOffset: Int
     private let indexOffset: Int
     private let keysOffset: Int
+    private let limits: TermInfoLimits
 
     /// The field ordinal and blocks of the directory entry at `reader`, with every index entry checked: its block
     /// starts inside the section and its first key inside `body`.
     /// - Throws: `.truncated` or `.malformed` with the offset of the entry.
-    static func read(body: UnsafeRawBufferPointer, entry reader: inout ByteReader) throws(FormatError) -> (field: Int, blocks: Self) {
+    static func read(body: UnsafeRawBufferPointer, infoLimits: TermInfoLimits, entry reader: inout ByteReader) throws(FormatError)
+        -> (field: Int, blocks: Self)
+    {
         let entryOffset = reader.offset
         let field = Int(try reader.readU32())
         let terms = Int(clamping: try reader.readU64())
@@ -29,7 +32,9 @@ struct TermBlocksV1: TermBlockLayout, @unchecked Sendable {
         else {
             throw .malformed(offset: entryOffset, reason: "term dictionary of field \(field) has inconsistent bounds")
         }
-        let layout = unsafe Self(body: body, termCount: terms, blockCount: blocks, sectionOffset: section, indexOffset: index, keysOffset: keys)
+        let layout = unsafe Self(
+            body: body, termCount: terms, blockCount: blocks, sectionOffset: section, indexOffset: index, keysOffset: keys,
+            limits: infoLimits)
         for b in 0..<blocks {
             let entry = index + b * TermDictionaryFormat.v1IndexEntrySize
             let keyStart = unsafe keys + Int(body.loadU32LE(at: entry + 8))
@@ -41,7 +46,11 @@ struct TermBlocksV1: TermBlockLayout, @unchecked Sendable {
         return (field, layout)
     }
 
-    private init(body: UnsafeRawBufferPointer, termCount: Int, blockCount: Int, sectionOffset: Int, indexOffset: Int, keysOffset: Int) {
+    private init(
+        body: UnsafeRawBufferPointer, termCount: Int, blockCount: Int, sectionOffset: Int, indexOffset: Int, keysOffset: Int,
+        limits: TermInfoLimits
+    ) {
+        self.limits = limits
         unsafe self.body = body
         self.termCount = termCount
         self.blockCount = blockCount
@@ -67,7 +76,7 @@ struct TermBlocksV1: TermBlockLayout, @unchecked Sendable {
         guard let base = unsafe body.baseAddress, sectionOffset <= start, start <= end, end <= indexOffset else {
             throw .malformed(offset: start, reason: "term block \(block) has a negative length")
         }
-        return unsafe TermBlockV1(base: base, start: start, end: end, count: terms(inBlock: block))
+        return unsafe TermBlockV1(base: base, start: start, end: end, count: terms(inBlock: block), limits: limits)
     }
 }
 
@@ -78,6 +87,7 @@ struct TermBlockV1: TermBlockDecoder {
     private var at: Int
     private let end: Int
     private let count: Int
+    private let limits: TermInfoLimits
     private var index = -1
     private var previousLength = 0
     private var current = TermInfo(docFreq: 0, postingsOffset: 0, positionsOffset: 0)
@@ -91,9 +101,11 @@ struct TermBlockV1: TermBlockDecoder {
         at = 0
         end = 0
         count = 0
+        limits = TermInfoLimits(postings: 0, positions: 0)
     }
 
-    fileprivate init(base: UnsafeRawPointer, start: Int, end: Int, count: Int) {
+    fileprivate init(base: UnsafeRawPointer, start: Int, end: Int, count: Int, limits: TermInfoLimits) {
+        self.limits = limits
         unsafe self.base = base
         at = start
         self.end = end
@@ -134,5 +146,5 @@ struct TermBlockV1: TermBlockDecoder {
         return .malformed(offset: damagedAt, reason: "a term of its block runs past the block")
     }
 
-    func info() throws(FormatError) -> TermInfo { current }
+    func info() throws(FormatError) -> TermInfo { try limits.check(current, at: at) }
 }

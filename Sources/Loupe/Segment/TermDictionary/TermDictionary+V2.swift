@@ -16,13 +16,14 @@ struct TermBlocksV2: TermBlockLayout, @unchecked Sendable {
     private let keyStartsOffset: Int
     private let keyWidth: Int
     private let keysOffset: Int
+    private let limits: TermInfoLimits
 
     /// The field ordinal and blocks of the directory entry at `reader`, with the block index validated against
     /// `limit` (the directory's offset): block starts strictly increasing from the section's start to the index,
     /// first keys inside the keys area, which ends before `limit`.
     /// - Throws: `.truncated` or `.malformed` with the offset of the entry or of the index.
-    static func read(file: UnsafeRawBufferPointer, limit: Int, entry reader: inout ByteReader) throws(FormatError)
-        -> (field: Int, blocks: Self)
+    static func read(file: UnsafeRawBufferPointer, limit: Int, infoLimits: TermInfoLimits, entry reader: inout ByteReader)
+        throws(FormatError) -> (field: Int, blocks: Self)
     {
         let entryOffset = reader.offset
         guard let base = file.baseAddress else { throw .truncated(offset: 0, needed: 1, available: 0) }
@@ -47,7 +48,7 @@ struct TermBlocksV2: TermBlockLayout, @unchecked Sendable {
         let keys = keyStarts + keyStartsBytes
         let layout = unsafe Self(
             base: base, termCount: terms, blockSize: blockSize, blockCount: blocks, sectionOffset: section, startsOffset: index,
-            startWidth: startWidth, keyStartsOffset: keyStarts, keyWidth: keyWidth, keysOffset: keys)
+            startWidth: startWidth, keyStartsOffset: keyStarts, keyWidth: keyWidth, keysOffset: keys, limits: infoLimits)
         guard layout.blockStart(0) == 0, layout.blockStart(blocks) == index - section, layout.keyStart(0) == 0,
             layout.keyStart(blocks) <= limit - keys
         else { throw bad("block index does not span the section", at: index) }
@@ -61,8 +62,9 @@ struct TermBlocksV2: TermBlockLayout, @unchecked Sendable {
 
     private init(
         base: UnsafeRawPointer, termCount: Int, blockSize: Int, blockCount: Int, sectionOffset: Int, startsOffset: Int,
-        startWidth: Int, keyStartsOffset: Int, keyWidth: Int, keysOffset: Int
+        startWidth: Int, keyStartsOffset: Int, keyWidth: Int, keysOffset: Int, limits: TermInfoLimits
     ) {
+        self.limits = limits
         unsafe self.base = base
         self.termCount = termCount
         self.blockSize = blockSize
@@ -99,7 +101,7 @@ struct TermBlocksV2: TermBlockLayout, @unchecked Sendable {
         }
         return unsafe TermBlockV2(
             base: base, keysStart: at, keysEnd: at + Int(keysLength), blockEnd: end, count: terms(inBlock: block),
-            firstKey: firstKey(block))
+            firstKey: firstKey(block), limits: limits)
     }
 }
 
@@ -120,6 +122,7 @@ struct TermBlockV2: TermBlockDecoder {
     private let blockEnd: Int
     private let count: Int
     private let first: UnsafeRawBufferPointer
+    private let limits: TermInfoLimits
     private var index = -1
     private var previousLength = 0
     private(set) var prefixLength = 0
@@ -141,9 +144,14 @@ struct TermBlockV2: TermBlockDecoder {
         blockEnd = 0
         count = 0
         unsafe first = UnsafeRawBufferPointer(start: nil, count: 0)
+        limits = TermInfoLimits(postings: 0, positions: 0)
     }
 
-    fileprivate init(base: UnsafeRawPointer, keysStart: Int, keysEnd: Int, blockEnd: Int, count: Int, firstKey: UnsafeRawBufferPointer) {
+    fileprivate init(
+        base: UnsafeRawPointer, keysStart: Int, keysEnd: Int, blockEnd: Int, count: Int, firstKey: UnsafeRawBufferPointer,
+        limits: TermInfoLimits
+    ) {
+        self.limits = limits
         unsafe self.base = base
         at = keysStart
         self.keysEnd = keysEnd
@@ -190,7 +198,8 @@ struct TermBlockV2: TermBlockDecoder {
         var prefix = Int(lengths &>> 4)
         var length = Int(lengths & 0x0F)
         if prefix == TermDictionaryFormat.nibbleEscape {
-            guard let extra = unsafe VInt.decode(base, at: &at, end: keysEnd), extra <= UInt64(keysEnd) else { return nil }
+            // A prefix may be longer than the block; `next()` checks it against the previous key.
+            guard let extra = unsafe VInt.decode(base, at: &at, end: keysEnd), extra <= UInt64(UInt32.max) else { return nil }
             prefix += Int(extra)
         }
         if length == TermDictionaryFormat.nibbleEscape {
@@ -231,7 +240,7 @@ struct TermBlockV2: TermBlockDecoder {
             var suffixLength = Int(lengths & 0x0F)
             if lengths >= 0xF0 || suffixLength == TermDictionaryFormat.nibbleEscape {
                 if prefix == TermDictionaryFormat.nibbleEscape {
-                    guard let extra = unsafe VInt.decode(base, at: &at, end: keysEnd), extra <= UInt64(keysEnd) else {
+                    guard let extra = unsafe VInt.decode(base, at: &at, end: keysEnd), extra <= UInt64(UInt32.max) else {
                         return stop(at)
                     }
                     prefix &+= Int(extra)
@@ -271,7 +280,8 @@ struct TermBlockV2: TermBlockDecoder {
             summed += 1
         }
         let docFreq = unsafe docFreqs.base &+ Self.value(base, docFreqs, index)
-        return TermInfo(docFreq: UInt32(clamping: docFreq), postingsOffset: postings, positionsOffset: positions)
+        return try limits.check(
+            TermInfo(docFreq: UInt32(clamping: docFreq), postingsOffset: postings, positionsOffset: positions), at: keysEnd)
     }
 
     /// Reads the infos' header after the keys and checks that the three runs fit in the block.

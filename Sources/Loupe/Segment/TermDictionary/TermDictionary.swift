@@ -16,6 +16,25 @@ import LoupeCodec
 // walk loop. Both format versions sit behind `TermBlockLayout`; the cursor and the automaton walk are written
 // once, generic over it.
 
+/// How far a term's offsets may point: the bodies of the segment's postings and positions files. A decoded info
+/// past them is damage (and would otherwise send a postings or positions cursor outside its file).
+struct TermInfoLimits: Sendable {
+    var postings: UInt64
+    var positions: UInt64
+
+    /// Throws unless `info`'s offsets are inside the limits; `offset` locates the damage.
+    @inline(__always)
+    func check(_ info: TermInfo, at offset: Int) throws(FormatError) -> TermInfo {
+        guard info.postingsOffset <= postings, info.positionsOffset <= positions else { throw outside(offset) }
+        return info
+    }
+
+    @inline(never)
+    private func outside(_ offset: Int) -> FormatError {
+        .malformed(offset: offset, reason: "a term's postings or positions offset points past the file")
+    }
+}
+
 /// One format version's view of a field's blocks: what the generic cursor and automaton walk read.
 protocol TermBlockLayout {
     associatedtype Block: TermBlockDecoder

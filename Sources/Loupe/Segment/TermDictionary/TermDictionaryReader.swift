@@ -7,9 +7,11 @@ package struct TermDictionaryReader: Sendable {
     private let file: FileSlice
     private let fields: [Int: FieldTermDictionary]
 
-    /// Validates the footer, the directory and each field's block index.
+    /// Validates the footer, the directory and each field's block index. `postingsLength` and `positionsLength` are
+    /// the bodies of the segment's postings and positions files: a term whose offsets point past them is damage.
     /// - Throws: `FormatError` with the byte offset of the first inconsistency.
-    package init(file: FileSlice, verifyChecksum: Bool) throws(FormatError) {
+    package init(file: FileSlice, verifyChecksum: Bool, postingsLength: Int, positionsLength: Int) throws(FormatError) {
+        let limits = TermInfoLimits(postings: UInt64(postingsLength), positions: UInt64(positionsLength))
         let (body, directoryOffset, version) = unsafe try SegmentComponent.terms.versionedDirectory(file, verifyChecksum: verifyChecksum)
         var reader = unsafe ByteReader(body, offset: directoryOffset)
         var fields: [Int: FieldTermDictionary] = [:]
@@ -21,11 +23,11 @@ package struct TermDictionaryReader: Sendable {
         }
         for _ in 0..<count {
             if version >= TermDictionaryFormat.blockedInfosVersion {
-                let (field, blocks) = unsafe try TermBlocksV2.read(file: file.bytes, limit: directoryOffset, entry: &reader)
+                let (field, blocks) = unsafe try TermBlocksV2.read(file: file.bytes, limit: directoryOffset, infoLimits: limits, entry: &reader)
                 fields[field] = FieldTermDictionary(.v2(blocks))
             } else {
                 let body = unsafe UnsafeRawBufferPointer(rebasing: body[..<directoryOffset])
-                let (field, blocks) = unsafe try TermBlocksV1.read(body: body, entry: &reader)
+                let (field, blocks) = unsafe try TermBlocksV1.read(body: body, infoLimits: limits, entry: &reader)
                 fields[field] = FieldTermDictionary(.v1(blocks))
             }
         }
