@@ -10,6 +10,9 @@ package struct FieldNormsReader: Sendable {
         private let base: UnsafeRawPointer
         /// Documents in the column (the segment's maxDoc).
         private let count: Int
+        /// `count` when every code is a whole byte, else 0: one comparison then both bounds-checks a document and
+        /// picks the byte path.
+        private let wholeBytes: Int
         /// log2 of the codes per byte (0 when a code takes a byte; 63 for width 0, so every document reads byte 0).
         private let docShift: Int
         /// Codes per byte minus one.
@@ -25,6 +28,7 @@ package struct FieldNormsReader: Sendable {
         fileprivate init(base: UnsafeRawPointer, count: Int, width: UInt8, baseCode: UInt8, totalTokens: UInt64) {
             unsafe self.base = base
             self.count = count
+            wholeBytes = width == 8 ? count : 0
             byteCount = FieldNormsFormat.byteCount(count: count, width: Int(width))
             let widthShift = width.trailingZeroBitCount
             self.widthShift = width == 0 ? 0 : widthShift
@@ -37,13 +41,13 @@ package struct FieldNormsReader: Sendable {
 
         /// The quantized norm of `doc`; 0 for a document past the column (one a damaged postings list names).
         ///
-        /// Whole-byte columns (text fields) and constant ones (keyword fields with one value everywhere, numeric
-        /// fields) take the first two branches, which a scoring loop predicts every time.
+        /// Whole-byte columns (text fields) take the first branch, constant ones (keyword fields with one value
+        /// everywhere, numeric fields) the next: a scoring loop predicts either every time.
         @inline(__always) package func code(_ doc: DocID) -> UInt8 {
             let d = Int(doc)
-            guard d < count else { return 0 }
-            if docShift == 0 { return unsafe base.load(fromByteOffset: d, as: UInt8.self) }
-            if mask == 0 { return baseCode }
+            if d < wholeBytes { return unsafe base.load(fromByteOffset: d, as: UInt8.self) }
+            guard d < count, docShift != 0 else { return 0 }
+            guard mask != 0 else { return baseCode }
             let byte = unsafe base.load(fromByteOffset: d &>> docShift, as: UInt8.self)
             return baseCode &+ (byte &>> UInt8(truncatingIfNeeded: (d & slotMask) &<< widthShift)) & mask
         }
