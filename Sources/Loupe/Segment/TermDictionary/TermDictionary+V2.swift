@@ -78,15 +78,18 @@ struct TermBlocksV2: TermBlockLayout, @unchecked Sendable {
     }
 
     /// Block `b`'s start relative to the section (`b ≤ blockCount`).
+    @inline(__always)
     private func blockStart(_ b: Int) -> Int {
         unsafe Int(truncatingIfNeeded: BitpackedArray.get(base + startsOffset, width: startWidth, index: b))
     }
 
     /// Block `b`'s first key's start relative to the keys area (`b ≤ blockCount`).
+    @inline(__always)
     private func keyStart(_ b: Int) -> Int {
         unsafe Int(truncatingIfNeeded: BitpackedArray.get(base + keyStartsOffset, width: keyWidth, index: b))
     }
 
+    @inline(__always)
     func firstKey(_ block: Int) -> UnsafeRawBufferPointer {
         let start = keysOffset + keyStart(block)
         return unsafe UnsafeRawBufferPointer(start: base + start, count: keysOffset + keyStart(block + 1) - start)
