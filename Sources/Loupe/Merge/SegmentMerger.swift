@@ -42,8 +42,9 @@ package struct SegmentMerger {
         return files
     }
 
-    /// The live rows of every norms column. A column's token total is exact when nothing is deleted; otherwise the
-    /// deleted documents' quantized lengths are taken off.
+    /// The live rows of every norms column (numeric fields get the constant code of the current format, whatever
+    /// their inputs hold). A column's token total is exact when nothing is deleted; otherwise the deleted
+    /// documents' quantized lengths are taken off.
     private func mergedNorms() -> [(field: Int, norms: [UInt8], totalTokens: UInt64)] {
         var out: [(field: Int, norms: [UInt8], totalTokens: UInt64)] = []
         for field in schema.fields.indices where segments.contains(where: { $0.norms.column(field) != nil }) {
