@@ -32,7 +32,8 @@ package struct SegmentMerger {
         var files: [SegmentComponent: [UInt8]] = [:]
         let norms = mergedNorms()
         files[.fieldNorms] = FieldNormsSerializer.serialize(norms)
-        let (terms, postings, positions) = try mergedPostings(norms: Dictionary(uniqueKeysWithValues: norms.map { ($0.field, $0.norms) }))
+        let (terms, postings, positions) = try mergedPostings(
+            norms: Dictionary(uniqueKeysWithValues: norms.map { ($0.field, $0.norms) }))
         files[.terms] = terms
         files[.postings] = postings
         files[.positions] = positions
@@ -64,14 +65,17 @@ package struct SegmentMerger {
                 }
                 total += (column?.totalTokens ?? 0) - min(removed, column?.totalTokens ?? 0)
             }
-            out.append((field, schema.fields[field].type.isNumeric ? FieldNormCode.numericColumn(count: maxDoc) : codes, total))
+            let numeric = schema.fields[field].type.isNumeric
+            out.append((field, numeric ? FieldNormCode.numericColumn(count: maxDoc) : codes, total))
         }
         return out
     }
 
     /// The merged term dictionary, postings and positions files.
     /// - Throws: `IndexError` `.corruption` naming an input's terms file when one of its blocks is damaged.
-    private func mergedPostings(norms: [Int: [UInt8]]) throws(IndexError) -> (terms: [UInt8], postings: [UInt8], positions: [UInt8]) {
+    private func mergedPostings(norms: [Int: [UInt8]]) throws(IndexError)
+        -> (terms: [UInt8], postings: [UInt8], positions: [UInt8])
+    {
         var dictionary = TermDictionaryWriter()
         var serializer = PostingsSerializer(recordsFreqs: false)
         var docs: [UInt32] = []
@@ -85,7 +89,8 @@ package struct SegmentMerger {
             serializer.setField(recordsFreqs: hasFreqs)
             var cursors: [FieldTermDictionary.TermCursor?] = []
             for segment in segments {
-                cursors.append(try segment.readingTerms { (terms) throws(FormatError) in try terms.field(field)?.cursorAtFirst() })
+                cursors.append(
+                    try segment.readingTerms { (terms) throws(FormatError) in try terms.field(field)?.cursorAtFirst() })
             }
             let fieldNorms = norms[field] ?? noNorms
             while let key = Self.smallestKey(cursors) {

@@ -87,7 +87,8 @@ package final class AutomatonCache: Sendable {
     /// state limit allows, `body` is run again on a fresh DFA, so reuse never turns a query into an error.
     /// - Throws: what `body` throws; `.invalidQuery` naming `what` when even a fresh DFA needs too many states.
     package func withDFA<R>(
-        _ key: Key, nfa: ScalarNFA, describing what: @autoclosure () -> String, _ body: (ByteDFA) throws(IndexError) -> R
+        _ key: Key, nfa: ScalarNFA, describing what: @autoclosure () -> String,
+        _ body: (ByteDFA) throws(IndexError) -> R
     ) throws(IndexError) -> R {
         let pooled = state.withLock { state -> Pooled? in
             guard state.touch(key) != nil else { return nil }
@@ -100,7 +101,8 @@ package final class AutomatonCache: Sendable {
             result = try body(dfa)
         }
         guard !dfa.exceededStateLimit else {
-            throw IndexError(.invalidQuery, "\(what()) is too complex: its automaton needs too many states; simplify it")
+            throw IndexError(
+                .invalidQuery, "\(what()) is too complex: its automaton needs too many states; simplify it")
         }
         checkIn(key, nfa, dfa)
         return result

@@ -32,7 +32,9 @@ extension WeightBuilder {
         for segment in searcher.segments {
             var infos: [TermInfo] = []
             try segment.readingTerms { (terms) throws(FormatError) in
-                unsafe try terms.field(field)?.forEachTerm(from: prefix, includingLower: true, to: nil, includingUpper: false) { key, info in
+                unsafe try terms.field(field)?.forEachTerm(
+                    from: prefix, includingLower: true, to: nil, includingUpper: false
+                ) { key, info in
                     guard unsafe key.starts(with: prefix) else { return false }
                     infos.append(info)
                     return true
@@ -72,12 +74,15 @@ extension WeightBuilder {
     private func automatonSet(
         _ field: Int, _ entry: FieldEntry, _ key: AutomatonCache.Key, _ nfa: ScalarNFA, describing what: String
     ) throws(IndexError) -> Weight {
-        let perSegment = try AutomatonCache.shared.withDFA(key, nfa: nfa, describing: what) { (dfa) throws(IndexError) in
+        let cache = AutomatonCache.shared
+        let perSegment = try cache.withDFA(key, nfa: nfa, describing: what) { (dfa) throws(IndexError) in
             var perSegment: [[TermInfo]] = []
             var matches = TermMatches(keepingKeys: false)
             for segment in searcher.segments {
                 matches.removeAll()
-                try segment.readingTerms { (terms) throws(FormatError) in try terms.field(field)?.matches(of: dfa, into: &matches) }
+                try segment.readingTerms { (terms) throws(FormatError) in
+                    try terms.field(field)?.matches(of: dfa, into: &matches)
+                }
                 perSegment.append(matches.infos)
             }
             return perSegment
@@ -201,7 +206,9 @@ extension WeightBuilder {
         var merged = Merger(segmentCount: searcher.segments.count)
         for (s, segment) in searcher.segments.enumerated() {
             try segment.readingTerms { (terms) throws(FormatError) in
-                unsafe try terms.field(field)?.forEachTerm(from: prefix, includingLower: true, to: nil, includingUpper: false) { key, info in
+                unsafe try terms.field(field)?.forEachTerm(
+                    from: prefix, includingLower: true, to: nil, includingUpper: false
+                ) { key, info in
                     guard unsafe key.starts(with: prefix) else { return false }
                     unsafe merged.add(key, info, tag: 0, segment: s)
                     return true
@@ -217,8 +224,12 @@ extension WeightBuilder {
         var matches = TermMatches(keepingKeys: true)
         for (s, segment) in searcher.segments.enumerated() {
             matches.removeAll()
-            try segment.readingTerms { (terms) throws(FormatError) in try terms.field(field)?.matches(of: dfa, into: &matches) }
-            for i in 0..<matches.count { merged.add(matches.key(i), matches.infos[i], tag: matches.tags[i], segment: s) }
+            try segment.readingTerms { (terms) throws(FormatError) in
+                try terms.field(field)?.matches(of: dfa, into: &matches)
+            }
+            for i in 0..<matches.count {
+                merged.add(matches.key(i), matches.infos[i], tag: matches.tags[i], segment: s)
+            }
         }
         return merged.expansions
     }

@@ -24,7 +24,9 @@ extension WeightBuilder {
             var infos: [TermInfo] = []
             var cost = 0
             try segment.readingTerms { (terms) throws(FormatError) in
-                unsafe try terms.field(field)?.forEachTerm(from: lowKey, includingLower: true, to: highKey, includingUpper: true) { _, info in
+                unsafe try terms.field(field)?.forEachTerm(
+                    from: lowKey, includingLower: true, to: highKey, includingUpper: true
+                ) { _, info in
                     infos.append(info)
                     cost += Int(info.docFreq) + Self.termSeekCost
                     return !entry.fast || cost <= segment.maxDoc

@@ -64,7 +64,8 @@ package final class SegmentReader: Sendable {
         // The dictionary checks every term's offsets against the files they point into.
         terms = try validated(.terms) { (f) throws(FormatError) in
             try TermDictionaryReader(
-                file: f, verifyChecksum: verifyChecksums, postingsLength: postings.count, positionsLength: positions.count)
+                file: f, verifyChecksum: verifyChecksums, postingsLength: postings.count,
+                positionsLength: positions.count)
         }
         self.postings = postings
         self.positions = positions

@@ -1,8 +1,8 @@
 import Foundation
 import Loupe
 import LoupeCodec
-import Testing
 import TestSupport
+import Testing
 
 /// The v1 fixture's term dictionaries and norms (format v1) answer every query kind that reads them as an index
 /// written today does, and merging its segments rewrites them in the current formats.

@@ -1,7 +1,7 @@
 import Loupe
 import LoupeAutomata
-import Testing
 import TestSupport
+import Testing
 
 /// The compiled-automaton cache: patterns compiled once, DFAs lent to one search at a time, bounds kept, and a
 /// pooled DFA never turning a query into a "too complex" error.

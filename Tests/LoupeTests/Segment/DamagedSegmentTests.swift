@@ -1,8 +1,8 @@
 import Loupe
 import LoupeAnalysis
 import LoupeCodec
-import Testing
 import TestSupport
+import Testing
 
 /// Every byte of a small segment's `.terms` and `.norms` files set to 0x00, to 0xFF and with one bit flipped, then
 /// the segment opened (without the checksum pass, so the damage reaches the parsers) and searched with term, prefix,
@@ -24,11 +24,15 @@ import TestSupport
     /// blocks, so the block index and seeks between blocks are damaged too.
     static let segment: (files: [SegmentComponent: [UInt8]], meta: IndexMeta.SegmentMeta) = {
         let stems = ["alpha", "alphanumeric", "beta", "gamma", "delta", "zeta", "ünïcödé"]
-        let words = stems.flatMap { stem in ["", "s", "bet", "max", "ray", "ed", "ing", "er", "ers", "ly"].map { stem + $0 } }
+        let words = stems.flatMap { stem in
+            ["", "s", "bet", "max", "ray", "ed", "ing", "er", "ers", "ly"].map { stem + $0 }
+        }
         var writer = try! SegmentWriter(schema: schema, analyzers: .builtIn)
         for i in 0..<40 {
             var doc = Document()
-            doc.add("title", .text((0..<(i % 5 + 2)).map { words[(i * 11 + $0 * 17) % words.count] }.joined(separator: " ")))
+            doc.add(
+                "title", .text((0..<(i % 5 + 2)).map { words[(i * 11 + $0 * 17) % words.count] }.joined(separator: " "))
+            )
             doc.add("tag", .text(["red", "green", "blue"][i % 3]))
             if i % 4 != 0 { doc.add("n", .u64(UInt64(i % 6))) }
             writer.add(try! schema.prepare(doc))

@@ -1,7 +1,7 @@
 import Loupe
 import LoupeCodec
-import Testing
 import TestSupport
+import Testing
 
 /// Norms columns round-trip at every width the format packs them at, and a damaged directory is an error.
 @Suite struct FieldNormsTests {
@@ -15,9 +15,14 @@ import TestSupport
         var rng = SplitMix64(seed: seed)
         let maxDoc = [0, 1, 7, 8, 9, 1000][Int(seed % 6)] + Int.random(in: 0...3, using: &rng)
         // Ranges that need widths 0, 1, 2, 4 and 8, above a non-zero smallest code, plus the numeric constant.
-        let specs: [(low: UInt8, range: Int, width: Int)] = [(5, 0, 0), (0, 1, 1), (40, 3, 2), (1, 15, 4), (3, 200, 8), (0, 255, 8)]
+        let specs: [(low: UInt8, range: Int, width: Int)] = [
+            (5, 0, 0), (0, 1, 1), (40, 3, 2), (1, 15, 4), (3, 200, 8), (0, 255, 8),
+        ]
         var columns = specs.enumerated().map { i, spec in
-            (field: i * 2, norms: Self.column(&rng, maxDoc: maxDoc, low: spec.low, range: spec.range), totalTokens: UInt64(i * 1000 + 7))
+            (
+                field: i * 2, norms: Self.column(&rng, maxDoc: maxDoc, low: spec.low, range: spec.range),
+                totalTokens: UInt64(i * 1000 + 7)
+            )
         }
         columns.append((field: 99, norms: FieldNormCode.numericColumn(count: maxDoc), totalTokens: 3))
         let file = HeapBytes(FieldNormsSerializer.serialize(columns)).slice
@@ -48,6 +53,8 @@ import TestSupport
                 try FieldNormsReader(file: HeapBytes(damaged).slice, maxDoc: 51, verifyChecksum: false)
             }
         }
-        #expect(throws: FormatError.self) { try FieldNormsReader(file: HeapBytes(bytes).slice, maxDoc: 10_000, verifyChecksum: true) }
+        #expect(throws: FormatError.self) {
+            try FieldNormsReader(file: HeapBytes(bytes).slice, maxDoc: 10_000, verifyChecksum: true)
+        }
     }
 }

@@ -1,14 +1,16 @@
 import Loupe
 import LoupeAutomata
 import LoupeCodec
-import Testing
 import TestSupport
+import Testing
 
 /// The term dictionary against a sorted array: lookups, cursors from any key and automaton walks, on seeded random
 /// term sets of every shape the format has a special case for.
 @Suite struct TermDictionaryTests {
     /// Random sorted unique keys over a small alphabet, so prefixes are shared and front coding is exercised.
-    private static func randomKeys(_ rng: inout SplitMix64, count: Int, alphabet: ClosedRange<UInt8> = 97...100, maxLength: Int = 12)
+    private static func randomKeys(
+        _ rng: inout SplitMix64, count: Int, alphabet: ClosedRange<UInt8> = 97...100, maxLength: Int = 12
+    )
         -> [[UInt8]]
     {
         var keys = Set<[UInt8]>()
@@ -28,7 +30,9 @@ import TestSupport
             positionsOffset: UInt64(i * 29) + 3 * jumps)
     }
 
-    private static func build(_ fields: [(Int, [[UInt8]])], blockSize: Int = TermDictionaryFormat.blockSize) -> FileSlice {
+    private static func build(_ fields: [(Int, [[UInt8]])], blockSize: Int = TermDictionaryFormat.blockSize)
+        -> FileSlice
+    {
         var writer = TermDictionaryWriter(blockSize: blockSize)
         for (field, keys) in fields {
             writer.startField(field)
@@ -51,8 +55,12 @@ import TestSupport
     }
 
     /// Lookups of every key and of probes around them, and a scan from each probe, against the sorted keys.
-    private static func expectAgreement(_ keys: [[UInt8]], _ probes: [[UInt8]], blockSize: Int, _ comment: Comment) throws {
-        let reader = try TermDictionaryReader(file: build([(3, keys), (7, [[1], [2]])], blockSize: blockSize), verifyChecksum: true, postingsLength: .max, positionsLength: .max)
+    private static func expectAgreement(_ keys: [[UInt8]], _ probes: [[UInt8]], blockSize: Int, _ comment: Comment)
+        throws
+    {
+        let reader = try TermDictionaryReader(
+            file: build([(3, keys), (7, [[1], [2]])], blockSize: blockSize), verifyChecksum: true, postingsLength: .max,
+            positionsLength: .max)
         let dictionary = try #require(reader.field(3))
         #expect(dictionary.termCount == keys.count, comment)
         for (i, key) in keys.enumerated() {
@@ -64,7 +72,8 @@ import TestSupport
             let expected = keys.firstIndex(of: probe).map(info)
             #expect(try dictionary.get(probe) == expected, "\(comment) probe \(probe)")
             var from = try dictionary.cursor(from: probe)
-            #expect(try drain(&from) == keys.filter { !$0.lexicographicallyPrecedes(probe) }, "\(comment) probe \(probe)")
+            #expect(
+                try drain(&from) == keys.filter { !$0.lexicographicallyPrecedes(probe) }, "\(comment) probe \(probe)")
         }
         #expect(reader.field(7)?.termCount == 2)
         #expect(reader.field(4) == nil)
@@ -75,7 +84,9 @@ import TestSupport
         var rng = SplitMix64(seed: seed)
         let blockSize = [1, 2, 3, 32, 64, 200][Int(seed % 6)]
         let keys = Self.randomKeys(&rng, count: Int.random(in: 0...300, using: &rng))
-        let probes = (0..<20).map { _ in (0..<Int.random(in: 0...5, using: &rng)).map { _ in UInt8.random(in: 96...101, using: &rng) } }
+        let probes = (0..<20).map { _ in
+            (0..<Int.random(in: 0...5, using: &rng)).map { _ in UInt8.random(in: 96...101, using: &rng) }
+        }
         try Self.expectAgreement(keys, probes + [[0x7A, 0x7A], []], blockSize: blockSize, "seed \(seed)")
     }
 
@@ -87,10 +98,13 @@ import TestSupport
         let huge = [[UInt8](repeating: 0x7A, count: 70_000), [UInt8](repeating: 0x7A, count: 70_000) + [0]]
         let mixedLengths = (0..<40).map { [UInt8](repeating: 0x6D, count: $0 * 3) }
         for (name, keys) in [
-            ("empty", []), ("one", [[0x61]]), ("empty key", [[]]), ("every byte", everyByte), ("long shared prefixes", sharedLong),
+            ("empty", []), ("one", [[0x61]]), ("empty key", [[]]), ("every byte", everyByte),
+            ("long shared prefixes", sharedLong),
             ("huge", huge), ("escaped lengths", mixedLengths),
         ] as [(String, [[UInt8]])] {
-            let probes = [[], [0x00], [0xFF], [0xFF, 0xFF], longPrefix, longPrefix + [7], [UInt8](repeating: 0x7A, count: 69_999)]
+            let probes = [
+                [], [0x00], [0xFF], [0xFF, 0xFF], longPrefix, longPrefix + [7], [UInt8](repeating: 0x7A, count: 69_999),
+            ]
             try Self.expectAgreement(keys, probes, blockSize: blockSize, "\(name), block size \(blockSize)")
         }
     }
@@ -101,9 +115,13 @@ import TestSupport
         var rng = SplitMix64(seed: seed)
         let blockSize = [1, 3, 32, 64][Int(seed % 4)]
         let keys = Self.randomKeys(&rng, count: Int.random(in: 0...400, using: &rng), alphabet: 97...102, maxLength: 9)
-        let reader = try TermDictionaryReader(file: Self.build([(0, keys)], blockSize: blockSize), verifyChecksum: true, postingsLength: .max, positionsLength: .max)
+        let reader = try TermDictionaryReader(
+            file: Self.build([(0, keys)], blockSize: blockSize), verifyChecksum: true, postingsLength: .max,
+            positionsLength: .max)
         let dictionary = try #require(reader.field(0))
-        let word = String(decoding: (0..<Int.random(in: 1...6, using: &rng)).map { _ in UInt8.random(in: 97...102, using: &rng) }, as: UTF8.self)
+        let word = String(
+            decoding: (0..<Int.random(in: 1...6, using: &rng)).map { _ in UInt8.random(in: 97...102, using: &rng) },
+            as: UTF8.self)
         let patterns: [(String, ScalarNFA)] = [
             ("fuzzy \(word)~1", Levenshtein.automaton(word, distance: 1, transpositions: true, prefix: false)),
             ("fuzzy \(word)~2 prefix", Levenshtein.automaton(word, distance: 2, transpositions: false, prefix: true)),
@@ -119,7 +137,9 @@ import TestSupport
             let expected = keys.enumerated().compactMap { i, key in dfa.match(key).map { (key, Self.info(i), $0) } }
             #expect(matches.count == expected.count, "seed \(seed) \(name)")
             for (i, (key, info, tag)) in expected.enumerated() where i < matches.count {
-                #expect(Array(matches.key(i)) == key && matches.infos[i] == info && matches.tags[i] == tag, "seed \(seed) \(name) match \(i)")
+                #expect(
+                    Array(matches.key(i)) == key && matches.infos[i] == info && matches.tags[i] == tag,
+                    "seed \(seed) \(name) match \(i)")
             }
         }
     }
@@ -128,7 +148,9 @@ import TestSupport
     @Test func automatonWalksHandleMultibyteTerms() throws {
         let words = ["café", "cafe", "cafés", "naïve", "naive", "日本", "日本語", "東京", "über", "uber", "ünïcödé", "zürich"]
         let keys = words.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
-        let reader = try TermDictionaryReader(file: Self.build([(0, keys)], blockSize: 2), verifyChecksum: true, postingsLength: .max, positionsLength: .max)
+        let reader = try TermDictionaryReader(
+            file: Self.build([(0, keys)], blockSize: 2), verifyChecksum: true, postingsLength: .max,
+            positionsLength: .max)
         let dictionary = try #require(reader.field(0))
         for (name, nfa) in [
             ("fuzzy", Levenshtein.automaton("cafe", distance: 1, transpositions: true, prefix: false)),
@@ -138,7 +160,8 @@ import TestSupport
             let dfa = ByteDFA(nfa)
             var matches = TermMatches(keepingKeys: true)
             try dictionary.matches(of: dfa, into: &matches)
-            #expect((0..<matches.count).map { Array(matches.key($0)) } == keys.filter { dfa.match($0) != nil }, "\(name)")
+            #expect(
+                (0..<matches.count).map { Array(matches.key($0)) } == keys.filter { dfa.match($0) != nil }, "\(name)")
         }
     }
 
@@ -146,7 +169,9 @@ import TestSupport
         let file = Self.build([(0, [Array("alpha".utf8), Array("beta".utf8)])])
         for length in 0..<file.count {
             let cut = HeapBytes(Array(file.bytes[..<length])).slice
-            #expect(throws: FormatError.self) { try TermDictionaryReader(file: cut, verifyChecksum: true, postingsLength: .max, positionsLength: .max) }
+            #expect(throws: FormatError.self) {
+                try TermDictionaryReader(file: cut, verifyChecksum: true, postingsLength: .max, positionsLength: .max)
+            }
         }
     }
 }

@@ -92,7 +92,8 @@ package struct FieldNormsReader: Sendable {
                 throw .malformed(offset: entry, reason: "norms of field \(field) do not fit before the directory")
             }
             if width == 0 { offset = 0 }
-            columns[field] = unsafe Column(base: start + offset, count: maxDoc, width: width, baseCode: baseCode, totalTokens: total)
+            columns[field] = unsafe Column(
+                base: start + offset, count: maxDoc, width: width, baseCode: baseCode, totalTokens: total)
         }
         self.file = file
         self.columns = columns

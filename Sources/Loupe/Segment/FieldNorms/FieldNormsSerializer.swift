@@ -26,7 +26,8 @@ package enum FieldNormsSerializer {
             out.writeU8(place.base)
         }
         out.writeU64(directoryOffset)
-        Footer.append(kind: SegmentComponent.fieldNorms.kind, version: SegmentComponent.fieldNorms.formatVersion, to: &out)
+        Footer.append(
+            kind: SegmentComponent.fieldNorms.kind, version: SegmentComponent.fieldNorms.formatVersion, to: &out)
         return out.bytes
     }
 

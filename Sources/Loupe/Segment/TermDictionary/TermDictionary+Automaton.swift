@@ -103,7 +103,8 @@ extension TermBlockLayout {
         unsafe target.append(contentsOf: UnsafeBufferPointer(start: walk.path, count: level))
         target.append(byte)
         walk.retreat(to: level)
-        try position.open(unsafe target.withUnsafeBytes { unsafe block(containing: $0, from: position.block + 1) }, in: self)
+        try position.open(
+            unsafe target.withUnsafeBytes { unsafe block(containing: $0, from: position.block + 1) }, in: self)
         position.atBlockStart = false
         var matched = 0
         let advanced = unsafe target.withUnsafeBytes { bytes in
@@ -146,7 +147,8 @@ private struct WalkPosition<Block: TermBlockDecoder> {
         self.decoder = decoder
     }
 
-    mutating func open<Layout: TermBlockLayout>(_ b: Int, in layout: Layout) throws(FormatError) where Layout.Block == Block {
+    mutating func open<Layout: TermBlockLayout>(_ b: Int, in layout: Layout) throws(FormatError)
+    where Layout.Block == Block {
         block = b
         decoder = try layout.open(b)
         knownPrefix = -1

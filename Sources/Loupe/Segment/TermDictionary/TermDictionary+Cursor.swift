@@ -16,7 +16,8 @@ extension TermBlockLayout {
         guard unsafe try decoder.advance(to: key, matched: &matched) else { return nil }
         let p = decoder.prefixLength
         let suffix = unsafe decoder.suffix
-        guard p + suffix.count == key.count, unsafe sharedPrefix(suffix, UnsafeRawBufferPointer(rebasing: key[p...])) == suffix.count
+        guard p + suffix.count == key.count,
+            unsafe sharedPrefix(suffix, UnsafeRawBufferPointer(rebasing: key[p...])) == suffix.count
         else { return nil }
         return try decoder.info()
     }
@@ -66,7 +67,8 @@ struct BlockCursor<Layout: TermBlockLayout> {
     mutating func seek(_ target: UnsafeRawBufferPointer) throws(FormatError) -> Bool {
         guard layout.blockCount > 0 else { return false }
         var matched = 0
-        let ahead = unsafe isValid && withKeyBytes { unsafe compareBytes($0, target) } < 0
+        let ahead =
+            unsafe isValid && withKeyBytes { unsafe compareBytes($0, target) } < 0
             && (block + 1 == layout.blockCount || compareBytes(layout.firstKey(block + 1), target) > 0)
         if ahead {
             matched = unsafe withKeyBytes { unsafe sharedPrefix($0, target) }
@@ -124,13 +126,19 @@ struct BlockCursor<Layout: TermBlockLayout> {
     }
 
     /// Makes the key `prefix` bytes (from `source`, or the current key when nil) followed by `suffix`.
-    private mutating func build(prefix: Int, from source: UnsafeRawBufferPointer?, suffix: UnsafeRawBufferPointer) throws(FormatError) {
+    private mutating func build(prefix: Int, from source: UnsafeRawBufferPointer?, suffix: UnsafeRawBufferPointer)
+        throws(FormatError)
+    {
         let length = prefix + suffix.count
         if key.count < length { key.append(contentsOf: repeatElement(0, count: length - key.count)) }
         unsafe key.withUnsafeMutableBytes { buffer in
             guard let destination = buffer.baseAddress else { return }
-            if prefix > 0, let from = unsafe source?.baseAddress { unsafe destination.copyMemory(from: from, byteCount: prefix) }
-            if let from = suffix.baseAddress { unsafe (destination + prefix).copyMemory(from: from, byteCount: suffix.count) }
+            if prefix > 0, let from = unsafe source?.baseAddress {
+                unsafe destination.copyMemory(from: from, byteCount: prefix)
+            }
+            if let from = suffix.baseAddress {
+                unsafe (destination + prefix).copyMemory(from: from, byteCount: suffix.count)
+            }
         }
         keyLength = length
         info = try decoder.info()

@@ -16,7 +16,8 @@ struct TermBlocksV1: TermBlockLayout, @unchecked Sendable {
     /// The field ordinal and blocks of the directory entry at `reader`, with every index entry checked: its block
     /// starts inside the section and its first key inside `body`.
     /// - Throws: `.truncated` or `.malformed` with the offset of the entry.
-    static func read(body: UnsafeRawBufferPointer, infoLimits: TermInfoLimits, entry reader: inout ByteReader) throws(FormatError)
+    static func read(body: UnsafeRawBufferPointer, infoLimits: TermInfoLimits, entry reader: inout ByteReader)
+        throws(FormatError)
         -> (field: Int, blocks: Self)
     {
         let entryOffset = reader.offset
@@ -28,12 +29,14 @@ struct TermBlocksV1: TermBlockLayout, @unchecked Sendable {
         let keys = Int(clamping: try reader.readU64())
         let blockSize = TermDictionaryFormat.v1BlockSize
         guard section <= index, index <= keys, keys <= body.count, terms <= body.count,
-            blocks == (terms + blockSize - 1) / blockSize, (keys - index) == blocks * TermDictionaryFormat.v1IndexEntrySize
+            blocks == (terms + blockSize - 1) / blockSize,
+            (keys - index) == blocks * TermDictionaryFormat.v1IndexEntrySize
         else {
             throw .malformed(offset: entryOffset, reason: "term dictionary of field \(field) has inconsistent bounds")
         }
         let layout = unsafe Self(
-            body: body, termCount: terms, blockCount: blocks, sectionOffset: section, indexOffset: index, keysOffset: keys,
+            body: body, termCount: terms, blockCount: blocks, sectionOffset: section, indexOffset: index,
+            keysOffset: keys,
             limits: infoLimits)
         for b in 0..<blocks {
             let entry = index + b * TermDictionaryFormat.v1IndexEntrySize
@@ -47,7 +50,8 @@ struct TermBlocksV1: TermBlockLayout, @unchecked Sendable {
     }
 
     private init(
-        body: UnsafeRawBufferPointer, termCount: Int, blockCount: Int, sectionOffset: Int, indexOffset: Int, keysOffset: Int,
+        body: UnsafeRawBufferPointer, termCount: Int, blockCount: Int, sectionOffset: Int, indexOffset: Int,
+        keysOffset: Int,
         limits: TermInfoLimits
     ) {
         self.limits = limits
@@ -119,13 +123,15 @@ struct TermBlockV1: TermBlockDecoder {
         }
         index += 1
         let termStart = at
-        guard let prefix = unsafe VInt.decode(base, at: &at, end: end), let length = unsafe VInt.decode(base, at: &at, end: end),
+        guard let prefix = unsafe VInt.decode(base, at: &at, end: end),
+            let length = unsafe VInt.decode(base, at: &at, end: end),
             prefix <= UInt64(previousLength), length <= UInt64(end - at)
         else { return stop(termStart) }
         unsafe suffix = UnsafeRawBufferPointer(start: base + at, count: Int(length))
         at += Int(length)
         guard let docFreq = unsafe VInt.decode(base, at: &at, end: end), docFreq <= UInt64(UInt32.max),
-            let postings = unsafe VInt.decode(base, at: &at, end: end), let positions = unsafe VInt.decode(base, at: &at, end: end)
+            let postings = unsafe VInt.decode(base, at: &at, end: end),
+            let positions = unsafe VInt.decode(base, at: &at, end: end)
         else { return stop(termStart) }
         current.docFreq = UInt32(docFreq)
         current.postingsOffset &+= postings

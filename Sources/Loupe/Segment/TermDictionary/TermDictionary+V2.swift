@@ -22,7 +22,9 @@ struct TermBlocksV2: TermBlockLayout, @unchecked Sendable {
     /// `limit` (the directory's offset): block starts strictly increasing from the section's start to the index,
     /// first keys inside the keys area, which ends before `limit`.
     /// - Throws: `.truncated` or `.malformed` with the offset of the entry or of the index.
-    static func read(file: UnsafeRawBufferPointer, limit: Int, infoLimits: TermInfoLimits, entry reader: inout ByteReader)
+    static func read(
+        file: UnsafeRawBufferPointer, limit: Int, infoLimits: TermInfoLimits, entry reader: inout ByteReader
+    )
         throws(FormatError) -> (field: Int, blocks: Self)
     {
         let entryOffset = reader.offset
@@ -38,17 +40,22 @@ struct TermBlocksV2: TermBlockLayout, @unchecked Sendable {
             .malformed(offset: offset, reason: "term dictionary of field \(field): \(why)")
         }
         guard section <= index, index <= limit, (1...TermDictionaryFormat.maximumBlockSize).contains(blockSize),
-            terms <= limit, startWidth <= TermDictionaryFormat.maximumWidth, keyWidth <= TermDictionaryFormat.maximumWidth
+            terms <= limit, startWidth <= TermDictionaryFormat.maximumWidth,
+            keyWidth <= TermDictionaryFormat.maximumWidth
         else { throw bad("inconsistent directory entry") }
         let blocks = (terms + blockSize - 1) / blockSize
         let startsBytes = BitpackedArray.byteCount(count: blocks + 1, width: startWidth)
         let keyStartsBytes = BitpackedArray.byteCount(count: blocks + 1, width: keyWidth)
-        guard startsBytes + keyStartsBytes <= limit - index else { throw bad("block index runs past the directory", at: index) }
+        guard startsBytes + keyStartsBytes <= limit - index else {
+            throw bad("block index runs past the directory", at: index)
+        }
         let keyStarts = index + startsBytes
         let keys = keyStarts + keyStartsBytes
         let layout = unsafe Self(
-            base: base, termCount: terms, blockSize: blockSize, blockCount: blocks, sectionOffset: section, startsOffset: index,
-            startWidth: startWidth, keyStartsOffset: keyStarts, keyWidth: keyWidth, keysOffset: keys, limits: infoLimits)
+            base: base, termCount: terms, blockSize: blockSize, blockCount: blocks, sectionOffset: section,
+            startsOffset: index,
+            startWidth: startWidth, keyStartsOffset: keyStarts, keyWidth: keyWidth, keysOffset: keys, limits: infoLimits
+        )
         guard layout.blockStart(0) == 0, layout.blockStart(blocks) == index - section, layout.keyStart(0) == 0,
             layout.keyStart(blocks) <= limit - keys
         else { throw bad("block index does not span the section", at: index) }
@@ -151,7 +158,8 @@ struct TermBlockV2: TermBlockDecoder {
     }
 
     fileprivate init(
-        base: UnsafeRawPointer, keysStart: Int, keysEnd: Int, blockEnd: Int, count: Int, firstKey: UnsafeRawBufferPointer,
+        base: UnsafeRawPointer, keysStart: Int, keysEnd: Int, blockEnd: Int, count: Int,
+        firstKey: UnsafeRawBufferPointer,
         limits: TermInfoLimits
     ) {
         self.limits = limits
@@ -202,11 +210,15 @@ struct TermBlockV2: TermBlockDecoder {
         var length = Int(lengths & 0x0F)
         if prefix == TermDictionaryFormat.nibbleEscape {
             // A prefix may be longer than the block; `next()` checks it against the previous key.
-            guard let extra = unsafe VInt.decode(base, at: &at, end: keysEnd), extra <= UInt64(UInt32.max) else { return nil }
+            guard let extra = unsafe VInt.decode(base, at: &at, end: keysEnd), extra <= UInt64(UInt32.max) else {
+                return nil
+            }
             prefix += Int(extra)
         }
         if length == TermDictionaryFormat.nibbleEscape {
-            guard let extra = unsafe VInt.decode(base, at: &at, end: keysEnd), extra <= UInt64(keysEnd) else { return nil }
+            guard let extra = unsafe VInt.decode(base, at: &at, end: keysEnd), extra <= UInt64(keysEnd) else {
+                return nil
+            }
             length += Int(extra)
         }
         return (prefix, length)
@@ -243,7 +255,8 @@ struct TermBlockV2: TermBlockDecoder {
             var suffixLength = Int(lengths & 0x0F)
             if lengths >= 0xF0 || suffixLength == TermDictionaryFormat.nibbleEscape {
                 if prefix == TermDictionaryFormat.nibbleEscape {
-                    guard let extra = unsafe VInt.decode(base, at: &at, end: keysEnd), extra <= UInt64(UInt32.max) else {
+                    guard let extra = unsafe VInt.decode(base, at: &at, end: keysEnd), extra <= UInt64(UInt32.max)
+                    else {
                         return stop(at)
                     }
                     prefix &+= Int(extra)
@@ -273,9 +286,10 @@ struct TermBlockV2: TermBlockDecoder {
         return false
     }
 
-
     mutating func info() throws(FormatError) -> TermInfo {
-        guard let base = unsafe base, index >= 0 else { return TermInfo(docFreq: 0, postingsOffset: 0, positionsOffset: 0) }
+        guard let base = unsafe base, index >= 0 else {
+            return TermInfo(docFreq: 0, postingsOffset: 0, positionsOffset: 0)
+        }
         if !infosRead { unsafe try readInfos(base) }
         while summed < index {
             unsafe postings &+= postingsGaps.base &+ Self.value(base, postingsGaps, summed)
@@ -284,7 +298,8 @@ struct TermBlockV2: TermBlockDecoder {
         }
         let docFreq = unsafe docFreqs.base &+ Self.value(base, docFreqs, index)
         return try limits.check(
-            TermInfo(docFreq: UInt32(clamping: docFreq), postingsOffset: postings, positionsOffset: positions), at: keysEnd)
+            TermInfo(docFreq: UInt32(clamping: docFreq), postingsOffset: postings, positionsOffset: positions),
+            at: keysEnd)
     }
 
     /// Reads the infos' header after the keys and checks that the three runs fit in the block.

@@ -1,18 +1,19 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import LoupeCodec
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 // Term dictionary: per indexed field, its terms in byte order, each with its `TermInfo` (document frequency,
 // postings and positions offsets). It answers exact lookups (`FieldTermDictionary.get`), ordered iteration from
-// any key (`TermCursor`, for prefix and range scans and merges) and automaton intersection (`forEachMatch`, for
-// fuzzy, regex and wildcard queries). Layouts: TermDictionaryFormat.swift and Docs/FORMAT.md §3.1.
+// any key (`TermCursor`, for prefix and range scans and merges) and automaton intersection (`matches(of:into:)`,
+// for fuzzy, regex and wildcard queries). Layouts: TermDictionaryFormat.swift and Docs/FORMAT.md §3.1.
 //
 // Invariants. Terms are sorted blocks of front-coded keys; a block decodes on its own from its first key, which
 // the block index holds, so lookups binary-search the first keys and any block can start a scan. Every offset
 // the block index holds is validated when the file opens; a block's own lengths are checked when it is decoded,
-// once per term, so damaged bytes throw `FormatError.malformed` (or, at worst, yield wrong terms) and never read
-// outside the file. Cursors only move forward while they scan, so even unsorted (damaged) keys cannot make a
+// once per term, and every decoded info against the postings and positions files, so damaged bytes throw
+// `FormatError.malformed` (or, at worst, yield wrong terms) and never make anything read outside a file. Cursors only move forward while they scan, so even unsorted (damaged) keys cannot make a
 // walk loop. Both format versions sit behind `TermBlockLayout`; the cursor and the automaton walk are written
 // once, generic over it.
 
@@ -97,7 +98,8 @@ extension TermBlockDecoder {
             guard p == matched else { return true }
             let suffix = unsafe self.suffix
             let shared = unsafe sharedPrefix(suffix, UnsafeRawBufferPointer(rebasing: target[p...]))
-            let before = unsafe shared == suffix.count
+            let before =
+                unsafe shared == suffix.count
                 ? p + shared < target.count : p + shared < target.count && suffix[shared] < target[p + shared]
             guard before else { return true }
             matched = p + shared

@@ -12,18 +12,21 @@ package struct TermDictionaryReader: Sendable {
     /// - Throws: `FormatError` with the byte offset of the first inconsistency.
     package init(file: FileSlice, verifyChecksum: Bool, postingsLength: Int, positionsLength: Int) throws(FormatError) {
         let limits = TermInfoLimits(postings: UInt64(postingsLength), positions: UInt64(positionsLength))
-        let (body, directoryOffset, version) = unsafe try SegmentComponent.terms.versionedDirectory(file, verifyChecksum: verifyChecksum)
+        let (body, directoryOffset, version) = unsafe try SegmentComponent.terms.versionedDirectory(
+            file, verifyChecksum: verifyChecksum)
         var reader = unsafe ByteReader(body, offset: directoryOffset)
         var fields: [Int: FieldTermDictionary] = [:]
         let count = Int(try reader.readU32())
-        let entrySize = version >= TermDictionaryFormat.blockedInfosVersion
+        let entrySize =
+            version >= TermDictionaryFormat.blockedInfosVersion
             ? TermDictionaryFormat.directoryEntrySize : TermDictionaryFormat.v1DirectoryEntrySize
         guard count <= reader.remaining / entrySize else {
             throw .malformed(offset: directoryOffset, reason: "term dictionary directory lists \(count) fields")
         }
         for _ in 0..<count {
             if version >= TermDictionaryFormat.blockedInfosVersion {
-                let (field, blocks) = unsafe try TermBlocksV2.read(file: file.bytes, limit: directoryOffset, infoLimits: limits, entry: &reader)
+                let (field, blocks) = unsafe try TermBlocksV2.read(
+                    file: file.bytes, limit: directoryOffset, infoLimits: limits, entry: &reader)
                 fields[field] = FieldTermDictionary(.v2(blocks))
             } else {
                 let body = unsafe UnsafeRawBufferPointer(rebasing: body[..<directoryOffset])
@@ -86,7 +89,9 @@ package struct FieldTermDictionary: Sendable {
     /// A cursor on the first term ≥ `key` (on nothing if there is none).
     package func cursor(from key: [UInt8]) throws(FormatError) -> TermCursor {
         var cursor = TermCursor(layout)
-        let result = unsafe key.withUnsafeBytes { bytes in Result { () throws(FormatError) in unsafe try cursor.seek(bytes) } }
+        let result = unsafe key.withUnsafeBytes { bytes in
+            Result { () throws(FormatError) in unsafe try cursor.seek(bytes) }
+        }
         _ = try result.get()
         return cursor
     }
@@ -142,7 +147,9 @@ package struct FieldTermDictionary: Sendable {
         package var isValid: Bool { v2?.isValid ?? v1?.isValid ?? false }
 
         /// The current term's info.
-        package var info: TermInfo { v2?.info ?? v1?.info ?? TermInfo(docFreq: 0, postingsOffset: 0, positionsOffset: 0) }
+        package var info: TermInfo {
+            v2?.info ?? v1?.info ?? TermInfo(docFreq: 0, postingsOffset: 0, positionsOffset: 0)
+        }
 
         /// The current term's bytes.
         package var keyBytes: [UInt8] { v2?.keyBytes ?? v1?.keyBytes ?? [] }

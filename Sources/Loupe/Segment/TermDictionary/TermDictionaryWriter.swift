@@ -4,7 +4,8 @@ import LoupeCodec
 /// field by field. A block is buffered until it is full, then written: its keys, then its infos bitpacked.
 package struct TermDictionaryWriter {
     private var out = ByteWriter(capacity: 1 << 16)
-    private var directory: [(field: Int, terms: UInt64, section: UInt64, index: UInt64, startWidth: UInt8, keyWidth: UInt8)] = []
+    private var directory:
+        [(field: Int, terms: UInt64, section: UInt64, index: UInt64, startWidth: UInt8, keyWidth: UInt8)] = []
     private let blockSize: Int
     private var field = -1
     private var sectionStart = 0
@@ -120,7 +121,8 @@ package struct TermDictionaryWriter {
         BitpackedArray.write(blockStarts, width: startWidth, into: &out)
         BitpackedArray.write([0] + firstKeyEnds, width: keyWidth, into: &out)
         out.writeBytes(firstKeys)
-        directory.append((field, termCount, UInt64(sectionStart), UInt64(indexOffset), UInt8(startWidth), UInt8(keyWidth)))
+        directory.append(
+            (field, termCount, UInt64(sectionStart), UInt64(indexOffset), UInt8(startWidth), UInt8(keyWidth)))
     }
 
     package consuming func finish() -> [UInt8] {
