@@ -18,6 +18,10 @@ package struct TermDictionaryWriter {
     private var keys = ByteWriter(capacity: 1 << 12)
     private var infos: [TermInfo] = []
     private var previousKey: [UInt8] = []
+    /// Scratch for a block's three runs, reused from block to block.
+    private var docFreqs: [UInt64] = []
+    private var postingsGaps: [UInt64] = []
+    private var positionsGaps: [UInt64] = []
 
     /// A writer with `blockSize` terms per block (tests use small blocks to cross block edges often).
     package init(blockSize: Int = TermDictionaryFormat.blockSize) {
@@ -63,10 +67,16 @@ package struct TermDictionaryWriter {
         blockStarts.append(UInt64(out.count - sectionStart))
         out.writeVInt(UInt64(keys.count))
         out.writeBytes(keys.bytes)
-        let docFreqs = infos.map { UInt64($0.docFreq) }
+        docFreqs.removeAll(keepingCapacity: true)
+        postingsGaps.removeAll(keepingCapacity: true)
+        positionsGaps.removeAll(keepingCapacity: true)
+        for (i, info) in infos.enumerated() {
+            docFreqs.append(UInt64(info.docFreq))
+            guard i > 0 else { continue }
+            postingsGaps.append(info.postingsOffset &- infos[i - 1].postingsOffset)
+            positionsGaps.append(info.positionsOffset &- infos[i - 1].positionsOffset)
+        }
         let docFreqMin = docFreqs.min() ?? 0
-        let postingsGaps = zip(infos.dropFirst(), infos).map { $0.postingsOffset &- $1.postingsOffset }
-        let positionsGaps = zip(infos.dropFirst(), infos).map { $0.positionsOffset &- $1.positionsOffset }
         let postingsMin = postingsGaps.min() ?? 0
         let positionsMin = positionsGaps.min() ?? 0
         let docFreqWidth = Self.width(docFreqs, minus: docFreqMin)
@@ -80,9 +90,9 @@ package struct TermDictionaryWriter {
         out.writeVInt(infos[0].positionsOffset)
         out.writeVInt(positionsMin)
         out.writeU8(UInt8(positionsWidth))
-        appendBits(docFreqs, minus: docFreqMin, width: docFreqWidth)
-        appendBits(postingsGaps, minus: postingsMin, width: postingsWidth)
-        appendBits(positionsGaps, minus: positionsMin, width: positionsWidth)
+        Self.appendBits(docFreqs, minus: docFreqMin, width: docFreqWidth, to: &out)
+        Self.appendBits(postingsGaps, minus: postingsMin, width: postingsWidth, to: &out)
+        Self.appendBits(positionsGaps, minus: positionsMin, width: positionsWidth, to: &out)
         keys.removeAll()
         infos.removeAll(keepingCapacity: true)
     }
@@ -94,7 +104,7 @@ package struct TermDictionaryWriter {
     }
 
     /// Appends `values − base` at `width` bits each, least significant bit first, padded to a whole byte.
-    private mutating func appendBits(_ source: [UInt64], minus base: UInt64, width: Int) {
+    private static func appendBits(_ source: [UInt64], minus base: UInt64, width: Int, to out: inout ByteWriter) {
         guard width > 0 else { return }
         var pending: UInt64 = 0
         var pendingBits = 0
