@@ -50,6 +50,10 @@
     /// runtime access tracking out of callers' loops, which is sound because the class is not shared
     /// across threads.
     @usableFromInline @exclusivity(unchecked) var startState: Int32 = 0
+    /// False when no state can accept everything (no NFA state is absorbing), so walks need not ask
+    /// `acceptsEverything` at every byte.
+    @exclusivity(unchecked) package private(set) var mayAcceptEverything = false
+
     /// Set once determinizing needed more than `stateLimit` states; from then on some steps return `dead`
     /// wrongly, so the caller must fall back (or report the query as too complex).
     package internal(set) var exceededStateLimit = false
@@ -74,6 +78,7 @@
         unsafe acceptTags = [ScalarNFA.notAccepting]
         unsafe acceptsEverythingFlags = [false]
         absorbing = findAbsorbingStates()
+        unsafe mayAcceptEverything = absorbing.contains(true)
         unsafe startState = complete(closureOf: [nfa.start])
     }
 
@@ -116,6 +121,25 @@
         unsafe acceptsEverythingFlags[Int(state)]
     }
 
+    /// The smallest byte above `byte` that does not lead `state` to `dead`, or `nil`: where a walk over sorted
+    /// terms resumes once every term under a prefix ending in `byte` is rejected.
+    ///
+    /// - Precondition: `state` was returned by this DFA.
+    /// - Complexity: O(256 − `byte`) table loads once the transitions are computed.
+    @inlinable
+    package func nextLiveByte(_ state: Int32, after byte: UInt8) -> UInt8? {
+        precondition(UInt(bitPattern: Int(state)) < UInt(bitPattern: unsafe stateCount), "not a state of this DFA")
+        var candidate = Int(byte) &+ 1
+        while candidate <= 0xFF {
+            // Read the table each time: computing a transition may move it.
+            var next = unsafe table[Int(state) &<< 8 | candidate]
+            if next < 0 { next = computeTransition(state, UInt8(candidate)) }
+            if next != Self.dead { return UInt8(candidate) }
+            candidate &+= 1
+        }
+        return nil
+    }
+
     /// The accept tag of a whole byte string, `nil` if rejected.
     @inlinable
     package func match(_ bytes: some Sequence<UInt8>) -> UInt8? {
@@ -129,4 +153,10 @@
 
     /// The number of states built so far, the dead one included.
     package var builtStateCount: Int { unsafe stateCount }
+
+    /// Bytes held, about: the transition table, each state's key and flags, and the per-NFA-state scratch (the NFA
+    /// itself is shared with whoever built the DFA).
+    package var memoryFootprint: Int {
+        capacity << 10 + keys.reduce(0) { $0 + 4 * $1.count + 48 } + 6 * live.count
+    }
 }

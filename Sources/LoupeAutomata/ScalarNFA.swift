@@ -34,6 +34,12 @@ package struct ScalarNFA: Sendable {
     /// The number of labelled (scalar-consuming) edges, for size diagnostics.
     package var edgeCount: Int { edgeTargets.count }
 
+    /// Bytes the automaton's arrays hold, for caches that bound their memory.
+    package var memoryFootprint: Int {
+        acceptTags.count + 4 * (edgeStart.count + edgeClasses.count + edgeTargets.count + epsilonStart.count)
+            + 4 * (epsilonTargets.count + classStart.count + classLows.count + classHighs.count)
+    }
+
     /// The edges leaving `state`.
     func edges(of state: Int32) -> Range<Int> {
         Int(edgeStart[Int(state)])..<Int(edgeStart[Int(state) + 1])

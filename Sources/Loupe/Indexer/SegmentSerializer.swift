@@ -11,7 +11,9 @@ package enum SegmentSerializer {
 
         var normColumns: [(field: Int, norms: [UInt8], totalTokens: UInt64)] = []
         for index in writer.fields {
-            normColumns.append((index.field, index.norms.map(FieldNormCode.encode), index.totalTokens))
+            let codes = writer.schema.fields[index.field].type.isNumeric
+                ? FieldNormCode.numericColumn(count: index.norms.count) : index.norms.map(FieldNormCode.encode)
+            normColumns.append((index.field, codes, index.totalTokens))
         }
         files[.fieldNorms] = FieldNormsSerializer.serialize(normColumns)
 

@@ -1,3 +1,5 @@
+import LoupeCodec
+
 /// Merges segments into one, dropping deleted documents: a document keeps its place (segments in order, then
 /// documents in order) and gets the next free id. Postings and positions are rewritten through a k-way merge of
 /// the term dictionaries, norms and fast columns by copying the live rows, and the store by copying every
@@ -30,7 +32,8 @@ package struct SegmentMerger {
         var files: [SegmentComponent: [UInt8]] = [:]
         let norms = mergedNorms()
         files[.fieldNorms] = FieldNormsSerializer.serialize(norms)
-        let (terms, postings, positions) = mergedPostings(norms: Dictionary(uniqueKeysWithValues: norms.map { ($0.field, $0.norms) }))
+        let (terms, postings, positions) = try mergedPostings(
+            norms: Dictionary(uniqueKeysWithValues: norms.map { ($0.field, $0.norms) }))
         files[.terms] = terms
         files[.postings] = postings
         files[.positions] = positions
@@ -40,8 +43,9 @@ package struct SegmentMerger {
         return files
     }
 
-    /// The live rows of every norms column. A column's token total is exact when nothing is deleted; otherwise the
-    /// deleted documents' quantized lengths are taken off.
+    /// The live rows of every norms column (numeric fields get the constant code of the current format, whatever
+    /// their inputs hold). A column's token total is exact when nothing is deleted; otherwise the deleted
+    /// documents' quantized lengths are taken off.
     private func mergedNorms() -> [(field: Int, norms: [UInt8], totalTokens: UInt64)] {
         var out: [(field: Int, norms: [UInt8], totalTokens: UInt64)] = []
         for field in schema.fields.indices where segments.contains(where: { $0.norms.column(field) != nil }) {
@@ -61,13 +65,17 @@ package struct SegmentMerger {
                 }
                 total += (column?.totalTokens ?? 0) - min(removed, column?.totalTokens ?? 0)
             }
-            out.append((field, codes, total))
+            let numeric = schema.fields[field].type.isNumeric
+            out.append((field, numeric ? FieldNormCode.numericColumn(count: maxDoc) : codes, total))
         }
         return out
     }
 
     /// The merged term dictionary, postings and positions files.
-    private func mergedPostings(norms: [Int: [UInt8]]) -> (terms: [UInt8], postings: [UInt8], positions: [UInt8]) {
+    /// - Throws: `IndexError` `.corruption` naming an input's terms file when one of its blocks is damaged.
+    private func mergedPostings(norms: [Int: [UInt8]]) throws(IndexError)
+        -> (terms: [UInt8], postings: [UInt8], positions: [UInt8])
+    {
         var dictionary = TermDictionaryWriter()
         var serializer = PostingsSerializer(recordsFreqs: false)
         var docs: [UInt32] = []
@@ -79,7 +87,11 @@ package struct SegmentMerger {
             let hasPositions = entry.type == .text && entry.record == .position
             dictionary.startField(field)
             serializer.setField(recordsFreqs: hasFreqs)
-            var cursors = segments.map { $0.terms.field(field)?.cursorAtFirst() }
+            var cursors: [FieldTermDictionary.TermCursor?] = []
+            for segment in segments {
+                cursors.append(
+                    try segment.readingTerms { (terms) throws(FormatError) in try terms.field(field)?.cursorAtFirst() })
+            }
             let fieldNorms = norms[field] ?? noNorms
             while let key = Self.smallestKey(cursors) {
                 docs.removeAll(keepingCapacity: true)
@@ -90,7 +102,7 @@ package struct SegmentMerger {
                         unsafe key.withUnsafeBytes({ unsafe cursor.compareKey(to: $0) }) == 0
                     else { continue }
                     append(segment: s, info: cursor.info, hasFreqs: hasFreqs, hasPositions: hasPositions, &docs, &tfs, &deltas)
-                    _ = cursors[s]?.next()
+                    _ = try segments[s].readingTerms { (_) throws(FormatError) in try cursors[s]?.next() }
                 }
                 guard !docs.isEmpty else { continue }
                 let info = unsafe docs.withUnsafeBufferPointer { d in

@@ -39,7 +39,9 @@ struct LeafLowering {
         case .regex(let pattern):
             try requireTextual("a regex")
             do {
-                _ = try Regex.compile(pattern)
+                _ = try AutomatonCache.shared.nfa(.regex(pattern)) { () throws(RegexSyntaxError) in
+                    try Regex.compile(pattern)
+                }
             } catch {
                 throw IndexError(.invalidQuery, "invalid regex /\(pattern)/ at byte \(error.offset) of the pattern: \(error.message)", context: context)
             }

@@ -24,7 +24,7 @@ extension WeightBuilder {
         }
         var candidates: [(term: [UInt8], infos: [TermInfo?], score: Float)] = []
         for (term, tf) in frequencies where tf >= options.minTermFrequency && keepsLength(term, options) {
-            let infos = lookup(field, term)
+            let infos = try lookup(field, term)
             let df = docFreq(infos)
             guard df >= UInt64(max(options.minDocFrequency, 1)), options.maxDocFrequency.map({ df <= UInt64(max($0, 0)) }) ?? true else {
                 continue

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import LoupeAnalysis
 import LoupeAutomata
+import LoupeCodec
 
 /// Multi-term queries: prefix, regex and wildcard match every term their automaton (or prefix range) accepts,
 /// as one constant-score document set; fuzzy, autocomplete and phrase-prefix keep the most useful expansions
@@ -30,10 +31,14 @@ extension WeightBuilder {
         var perSegment: [[TermInfo]] = []
         for segment in searcher.segments {
             var infos: [TermInfo] = []
-            unsafe segment.terms.field(field)?.forEachTerm(from: prefix, includingLower: true, to: nil, includingUpper: false) { key, info in
-                guard unsafe key.starts(with: prefix) else { return false }
-                infos.append(info)
-                return true
+            try segment.readingTerms { (terms) throws(FormatError) in
+                unsafe try terms.field(field)?.forEachTerm(
+                    from: prefix, includingLower: true, to: nil, includingUpper: false
+                ) { key, info in
+                    guard unsafe key.starts(with: prefix) else { return false }
+                    infos.append(info)
+                    return true
+                }
             }
             perSegment.append(infos)
         }
@@ -42,15 +47,16 @@ extension WeightBuilder {
 
     func regexWeight(_ name: String, _ pattern: String) throws(IndexError) -> Weight {
         let (field, entry) = try resolveTextual(name, for: "a regex query")
+        let key = AutomatonCache.Key.regex(pattern)
         let nfa: ScalarNFA
         do {
-            nfa = try Regex.compile(pattern)
+            nfa = try AutomatonCache.shared.nfa(key) { () throws(RegexSyntaxError) in try Regex.compile(pattern) }
         } catch {
             throw IndexError(
                 .invalidQuery, "invalid regex /\(pattern)/ at byte \(error.offset): \(error.message)",
                 context: .init(field: name, byteOffset: error.offset))
         }
-        return try automatonSet(field, entry, ByteDFA(nfa), describing: "regex /\(pattern)/")
+        return try automatonSet(field, entry, key, nfa, describing: "regex /\(pattern)/")
     }
 
     func wildcardWeight(_ name: String, _ pattern: String) throws(IndexError) -> Weight {
@@ -59,18 +65,28 @@ extension WeightBuilder {
         if pattern.utf8.last == UInt8(ascii: "*"), !body.contains(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "\\") }) {
             return try prefixWeight(name, String(decoding: body, as: UTF8.self))
         }
-        return try automatonSet(field, entry, ByteDFA(Wildcard.automaton(pattern)), describing: "wildcard '\(pattern)'")
+        let key = AutomatonCache.Key.wildcard(pattern)
+        let nfa = AutomatonCache.shared.nfa(key) { Wildcard.automaton(pattern) }
+        return try automatonSet(field, entry, key, nfa, describing: "wildcard '\(pattern)'")
     }
 
-    /// Every term `dfa` accepts, as a constant-score document set.
-    private func automatonSet(_ field: Int, _ entry: FieldEntry, _ dfa: ByteDFA, describing what: String) throws(IndexError) -> Weight {
-        var perSegment: [[TermInfo]] = []
-        for segment in searcher.segments {
-            var infos: [TermInfo] = []
-            unsafe segment.terms.field(field)?.forEachMatch(of: dfa) { _, info, _ in infos.append(info) }
-            perSegment.append(infos)
+    /// Every term the automaton accepts, as a constant-score document set.
+    private func automatonSet(
+        _ field: Int, _ entry: FieldEntry, _ key: AutomatonCache.Key, _ nfa: ScalarNFA, describing what: String
+    ) throws(IndexError) -> Weight {
+        let cache = AutomatonCache.shared
+        let perSegment = try cache.withDFA(key, nfa: nfa, describing: what) { (dfa) throws(IndexError) in
+            var perSegment: [[TermInfo]] = []
+            var matches = TermMatches(keepingKeys: false)
+            for segment in searcher.segments {
+                matches.removeAll()
+                try segment.readingTerms { (terms) throws(FormatError) in
+                    try terms.field(field)?.matches(of: dfa, into: &matches)
+                }
+                perSegment.append(matches.infos)
+            }
+            return perSegment
         }
-        try checkLimit(dfa, what)
         return .docSet(.terms(field: field, hasFreqs: entry.record != .basic, infos: perSegment), score: boost(field))
     }
 
@@ -94,15 +110,22 @@ extension WeightBuilder {
         guard maxExpansions >= 1 else {
             throw IndexError(.invalidQuery, "maxExpansions must be ≥ 1 (got \(maxExpansions))", context: .init(field: names.first))
         }
-        let dfa = ByteDFA(Levenshtein.automaton(value, distance: distance, transpositions: transpositions, prefix: prefix))
-        var perField: [(field: Int, entry: FieldEntry, expansions: [Expansion])] = []
-        for name in names {
-            let (field, entry) = try resolveTextual(name, for: "a fuzzy query")
-            var expansions = expand(field, dfa)
-            try checkLimit(dfa, "fuzzy term '\(value)'")
-            expansions.sort { a, b in a.tag != b.tag ? a.tag < b.tag : Expansion.moreUseful(a, b) }
-            expansions.removeSubrange(min(maxExpansions, expansions.count)...)
-            perField.append((field, entry, expansions))
+        var resolved: [(field: Int, entry: FieldEntry)] = []
+        for name in names { resolved.append(try resolveTextual(name, for: "a fuzzy query")) }
+        let key = AutomatonCache.Key.fuzzy(value, distance: distance, transpositions: transpositions, prefix: prefix)
+        let nfa = AutomatonCache.shared.nfa(key) {
+            Levenshtein.automaton(value, distance: distance, transpositions: transpositions, prefix: prefix)
+        }
+        let perField = try AutomatonCache.shared.withDFA(key, nfa: nfa, describing: "fuzzy term '\(value)'") {
+            (dfa) throws(IndexError) in
+            var perField: [(field: Int, entry: FieldEntry, expansions: [Expansion])] = []
+            for (field, entry) in resolved {
+                var expansions = try expand(field, dfa)
+                expansions.sort { a, b in a.tag != b.tag ? a.tag < b.tag : Expansion.moreUseful(a, b) }
+                expansions.removeSubrange(min(maxExpansions, expansions.count)...)
+                perField.append((field, entry, expansions))
+            }
+            return perField
         }
         // All expansions share the idf of the most frequent one (Lucene's blended scoring), so a rarer spelling
         // does not win for being rare. Each is then weighed like a spelling correction: the exact spelling keeps
@@ -165,7 +188,7 @@ extension WeightBuilder {
         }
         guard let last = words.last else { return .empty }
         if words.count > 1 { try requirePositions(entry, for: "a phrase prefix query") }
-        var expansions = prefixExpansions(field, Array(last.utf8))
+        var expansions = try prefixExpansions(field, Array(last.utf8))
         expansions.sort(by: Expansion.moreUseful)
         expansions.removeSubrange(min(maxExpansions, expansions.count)...)
         guard !expansions.isEmpty else { return .empty }
@@ -173,7 +196,8 @@ extension WeightBuilder {
         if words.count == 1 {
             return .docSet(.terms(field: field, hasFreqs: entry.record != .basic, infos: perSegment), score: boost(field))
         }
-        let infos = words.dropLast().map { lookup(field, Array($0.utf8)) }
+        var infos: [[TermInfo?]] = []
+        for word in words.dropLast() { infos.append(try lookup(field, Array(word.utf8))) }
         let bm25 = BM25Weight(
             docFreqs: infos.map(docFreq), totalDocs: totalDocs, totalTokens: totalTokens(field), boost: boost(field))
         let head = Weight.PhraseWeight(
@@ -185,31 +209,36 @@ extension WeightBuilder {
     }
 
     /// Terms starting with `prefix`, merged over the segments.
-    private func prefixExpansions(_ field: Int, _ prefix: [UInt8]) -> [Expansion] {
+    private func prefixExpansions(_ field: Int, _ prefix: [UInt8]) throws(IndexError) -> [Expansion] {
         var merged = Merger(segmentCount: searcher.segments.count)
         for (s, segment) in searcher.segments.enumerated() {
-            unsafe segment.terms.field(field)?.forEachTerm(from: prefix, includingLower: true, to: nil, includingUpper: false) { key, info in
-                guard unsafe key.starts(with: prefix) else { return false }
-                unsafe merged.add(key, info, tag: 0, segment: s)
-                return true
+            try segment.readingTerms { (terms) throws(FormatError) in
+                unsafe try terms.field(field)?.forEachTerm(
+                    from: prefix, includingLower: true, to: nil, includingUpper: false
+                ) { key, info in
+                    guard unsafe key.starts(with: prefix) else { return false }
+                    unsafe merged.add(key, info, tag: 0, segment: s)
+                    return true
+                }
             }
         }
         return merged.expansions
     }
 
     /// Terms `dfa` accepts, merged over the segments.
-    private func expand(_ field: Int, _ dfa: ByteDFA) -> [Expansion] {
+    private func expand(_ field: Int, _ dfa: ByteDFA) throws(IndexError) -> [Expansion] {
         var merged = Merger(segmentCount: searcher.segments.count)
+        var matches = TermMatches(keepingKeys: true)
         for (s, segment) in searcher.segments.enumerated() {
-            unsafe segment.terms.field(field)?.forEachMatch(of: dfa) { key, info, tag in unsafe merged.add(key, info, tag: tag, segment: s) }
+            matches.removeAll()
+            try segment.readingTerms { (terms) throws(FormatError) in
+                try terms.field(field)?.matches(of: dfa, into: &matches)
+            }
+            for i in 0..<matches.count {
+                merged.add(matches.key(i), matches.infos[i], tag: matches.tags[i], segment: s)
+            }
         }
         return merged.expansions
-    }
-
-    private func checkLimit(_ dfa: ByteDFA, _ what: String) throws(IndexError) {
-        if dfa.exceededStateLimit {
-            throw IndexError(.invalidQuery, "\(what) is too complex: its automaton needs too many states; simplify it")
-        }
     }
 
     /// A text or string field (the only ones whose terms are words).
@@ -230,8 +259,8 @@ private struct Merger {
     var index: [[UInt8]: Int] = [:]
     var expansions: [WeightBuilder.Expansion] = []
 
-    mutating func add(_ key: UnsafeRawBufferPointer, _ info: TermInfo, tag: UInt8, segment: Int) {
-        let term = unsafe Array(key)
+    mutating func add(_ key: some Collection<UInt8>, _ info: TermInfo, tag: UInt8, segment: Int) {
+        let term = Array(key)
         if let i = index[term] {
             expansions[i].infos[segment] = info
             expansions[i].docFreq += UInt64(info.docFreq)

@@ -1,10 +1,12 @@
+import LoupeCodec
+
 /// Range and exists queries. Both are constant-score document sets, read from the term dictionary or from a
 /// fast column, whichever reads less.
 extension WeightBuilder {
     func rangeWeight(_ name: String, _ lower: RangeBound, _ upper: RangeBound) throws(IndexError) -> Weight {
         let (field, entry) = try resolve(name, fastWillDo: true)
         if entry.type == .text || entry.type == .string {
-            return termRange(field, entry, try bytes(lower, entry), try bytes(upper, entry))
+            return try termRange(field, entry, try bytes(lower, entry), try bytes(upper, entry))
         }
         guard let low = try mapped(lower, entry, isLower: true), let high = try mapped(upper, entry, isLower: false), low <= high else {
             return .empty
@@ -21,10 +23,14 @@ extension WeightBuilder {
             // costs a value read per document. Collect terms until the first is clearly dearer.
             var infos: [TermInfo] = []
             var cost = 0
-            unsafe segment.terms.field(field)?.forEachTerm(from: lowKey, includingLower: true, to: highKey, includingUpper: true) { _, info in
-                infos.append(info)
-                cost += Int(info.docFreq) + Self.termSeekCost
-                return !entry.fast || cost <= segment.maxDoc
+            try segment.readingTerms { (terms) throws(FormatError) in
+                unsafe try terms.field(field)?.forEachTerm(
+                    from: lowKey, includingLower: true, to: highKey, includingUpper: true
+                ) { _, info in
+                    infos.append(info)
+                    cost += Int(info.docFreq) + Self.termSeekCost
+                    return !entry.fast || cost <= segment.maxDoc
+                }
             }
             perSegment.append(entry.fast && cost > segment.maxDoc ? nil : infos)
         }
@@ -38,16 +44,18 @@ extension WeightBuilder {
     /// Documents holding a term of the range.
     private func termRange(
         _ field: Int, _ entry: FieldEntry, _ lower: (bytes: [UInt8], included: Bool)?, _ upper: (bytes: [UInt8], included: Bool)?
-    ) -> Weight {
+    ) throws(IndexError) -> Weight {
         var perSegment: [[TermInfo]] = []
         for segment in searcher.segments {
             var infos: [TermInfo] = []
-            unsafe segment.terms.field(field)?.forEachTerm(
-                from: lower?.bytes ?? [], includingLower: lower?.included ?? true, to: upper?.bytes,
-                includingUpper: upper?.included ?? true
-            ) { _, info in
-                infos.append(info)
-                return true
+            try segment.readingTerms { (terms) throws(FormatError) in
+                unsafe try terms.field(field)?.forEachTerm(
+                    from: lower?.bytes ?? [], includingLower: lower?.included ?? true, to: upper?.bytes,
+                    includingUpper: upper?.included ?? true
+                ) { _, info in
+                    infos.append(info)
+                    return true
+                }
             }
             perSegment.append(infos)
         }
@@ -58,7 +66,7 @@ extension WeightBuilder {
         let (field, entry) = try resolve(name, fastWillDo: true)
         if entry.fast && entry.type != .text && entry.type != .string { return .docSet(.fastExists(field: field), score: boost(field)) }
         if entry.type == .text { return .docSet(.normsExist(field: field), score: boost(field)) }
-        return termRange(field, entry, nil, nil)
+        return try termRange(field, entry, nil, nil)
     }
 
     /// A text or string bound as term bytes; a text bound goes through the field's analyzer when that leaves

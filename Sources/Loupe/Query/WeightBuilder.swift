@@ -1,4 +1,5 @@
 import LoupeAnalysis
+import LoupeCodec
 
 /// Resolves a `Query` against a searcher's schema and segments: field names to ordinals, values to term
 /// bytes, multi-term queries to their expansions, and global BM25 statistics (document frequencies and token
@@ -30,7 +31,7 @@ package struct WeightBuilder {
             return .all(score: 1)
         case .term(let name, let value):
             let (field, entry) = try resolve(name)
-            return termWeight(field, entry, try termBytes(value, entry))
+            return try termWeight(field, entry, try termBytes(value, entry))
         case .phrase(let name, let words, let slop):
             guard slop >= 0 else {
                 throw IndexError(.invalidQuery, "phrase slop must be ≥ 0 (got \(slop))", context: .init(field: name))
@@ -119,8 +120,8 @@ package struct WeightBuilder {
     // MARK: Terms and phrases
 
     /// A BM25-scored term on a resolved field.
-    func termWeight(_ field: Int, _ entry: FieldEntry, _ term: [UInt8]) -> Weight {
-        termWeight(field, entry, infos: lookup(field, term))
+    func termWeight(_ field: Int, _ entry: FieldEntry, _ term: [UInt8]) throws(IndexError) -> Weight {
+        termWeight(field, entry, infos: try lookup(field, term))
     }
 
     /// A BM25-scored term whose infos per segment are already looked up.
@@ -133,9 +134,10 @@ package struct WeightBuilder {
     func phraseWeight(_ name: String, _ terms: [[UInt8]], slop: UInt32) throws(IndexError) -> Weight {
         let (field, entry) = try resolve(name)
         guard !terms.isEmpty else { return .empty }
-        if terms.count == 1 { return termWeight(field, entry, terms[0]) }
+        if terms.count == 1 { return try termWeight(field, entry, terms[0]) }
         try requirePositions(entry, for: "a phrase query")
-        let infos = terms.map { lookup(field, $0) }
+        var infos: [[TermInfo?]] = []
+        for term in terms { infos.append(try lookup(field, term)) }
         let bm25 = BM25Weight(
             docFreqs: infos.map(docFreq), totalDocs: totalDocs, totalTokens: totalTokens(field), boost: boost(field))
         let phraseTerms = infos.enumerated().map { Weight.PhraseTerm(offset: UInt32($0), infos: $1) }
@@ -181,8 +183,14 @@ package struct WeightBuilder {
     }
 
     /// The term's info in each segment, in search order.
-    func lookup(_ field: Int, _ term: [UInt8]) -> [TermInfo?] {
-        searcher.segments.map { $0.terms.field(field)?.get(term) }
+    /// - Throws: `IndexError` `.corruption` naming the segment's terms file when its block is damaged.
+    func lookup(_ field: Int, _ term: [UInt8]) throws(IndexError) -> [TermInfo?] {
+        var infos: [TermInfo?] = []
+        infos.reserveCapacity(searcher.segments.count)
+        for segment in searcher.segments {
+            infos.append(try segment.readingTerms { (terms) throws(FormatError) in try terms.field(field)?.get(term) })
+        }
+        return infos
     }
 
     /// Documents holding the term over all segments (BM25's n).

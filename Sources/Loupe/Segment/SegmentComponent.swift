@@ -31,8 +31,8 @@ package enum SegmentComponent: CaseIterable, Sendable {
     /// The format version written by this build, per component; readers accept 1...version.
     package var formatVersion: UInt32 {
         switch self {
-        case .store: 2
-        case .terms, .postings, .positions, .fieldNorms, .fast: 1
+        case .terms, .fieldNorms, .store: 2
+        case .postings, .positions, .fast: 1
         }
     }
 
@@ -43,14 +43,24 @@ package enum SegmentComponent: CaseIterable, Sendable {
     package func directory(_ file: FileSlice, verifyChecksum: Bool) throws(FormatError)
         -> (body: UnsafeRawBufferPointer, directoryOffset: Int)
     {
+        let (body, directoryOffset, _) = unsafe try versionedDirectory(file, verifyChecksum: verifyChecksum)
+        return unsafe (body, directoryOffset)
+    }
+
+    /// `directory(_:verifyChecksum:)`, plus the version the file was written with (which the footer check
+    /// accepted), for readers that still read older layouts.
+    package func versionedDirectory(_ file: FileSlice, verifyChecksum: Bool) throws(FormatError)
+        -> (body: UnsafeRawBufferPointer, directoryOffset: Int, version: UInt32)
+    {
         let body = unsafe try Footer.validate(
             file.bytes, kind: kind, supportedVersion: formatVersion, verifyChecksum: verifyChecksum)
+        let version = unsafe try Footer.read(file.bytes).formatVersion
         guard body.count >= 8 else { throw .truncated(offset: 0, needed: 8, available: body.count) }
         let directoryOffset = unsafe Int(clamping: body.loadU64LE(at: body.count - 8))
         guard directoryOffset <= body.count - 8 else {
             throw .malformed(offset: body.count - 8, reason: "directory offset \(directoryOffset) past the end")
         }
-        return unsafe (UnsafeRawBufferPointer(rebasing: body[..<(body.count - 8)]), directoryOffset)
+        return unsafe (UnsafeRawBufferPointer(rebasing: body[..<(body.count - 8)]), directoryOffset, version)
     }
 }
 

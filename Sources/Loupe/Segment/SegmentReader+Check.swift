@@ -46,9 +46,17 @@ extension SegmentReader {
     private func checkTerms(_ dictionary: FieldTermDictionary, field: String, hasFreqs: Bool, _ problem: (IndexError) -> Void) {
         let termsFile = SegmentComponent.terms.fileName(id)
         let postingsFile = SegmentComponent.postings.fileName(id)
-        var cursor = dictionary.cursorAtFirst()
         var previous: [UInt8]?
         var seen = 0
+        func damaged(_ error: FormatError) {
+            problem(IndexError(format: error, file: termsFile, segment: id))
+        }
+        var cursor: FieldTermDictionary.TermCursor
+        do {
+            cursor = try dictionary.cursorAtFirst()
+        } catch {
+            return damaged(error)
+        }
         while cursor.isValid {
             let key = cursor.keyBytes
             seen += 1
@@ -84,7 +92,11 @@ extension SegmentReader {
                         "\(postingsFile): field '\(field)': term \(seen) has \(count) documents, its dictionary entry says \(info.docFreq)",
                         context: .init(file: postingsFile, segment: id.description, field: field)))
             }
-            _ = cursor.next()
+            do {
+                _ = try cursor.next()
+            } catch {
+                return damaged(error)
+            }
         }
         if seen != dictionary.termCount {
             problem(

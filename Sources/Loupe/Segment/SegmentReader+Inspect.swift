@@ -15,8 +15,9 @@ extension SegmentReader {
     package func footprints(schema: Schema) -> [FieldFootprint] {
         var starts: [(field: Int, postings: UInt64, positions: UInt64?)] = []
         for (field, entry) in schema.fields.enumerated() {
-            guard let dictionary = terms.field(field), dictionary.termCount > 0 else { continue }
-            let info = dictionary.cursorAtFirst().info
+            guard let dictionary = terms.field(field), dictionary.termCount > 0,
+                let info = try? dictionary.cursorAtFirst().info
+            else { continue }
             let recordsPositions = entry.type == .text && entry.record == .position
             starts.append((field, info.postingsOffset, recordsPositions ? info.positionsOffset : nil))
         }
@@ -33,7 +34,7 @@ extension SegmentReader {
                 field: field, terms: terms.field(field)?.termCount ?? 0,
                 postingsBytes: start.map { share($0.postings, among: postingStarts, fileSize: postings.count) } ?? 0,
                 positionsBytes: start.map { share($0.positions, among: positionStarts, fileSize: positions.count) } ?? 0,
-                normsBytes: norms.column(field) == nil ? 0 : maxDoc, fastBytes: fast.columnBytes[field] ?? 0)
+                normsBytes: norms.column(field)?.byteCount ?? 0, fastBytes: fast.columnBytes[field] ?? 0)
             if footprint.terms + footprint.normsBytes + footprint.fastBytes > 0 { out.append(footprint) }
         }
         return out

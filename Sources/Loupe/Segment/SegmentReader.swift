@@ -58,13 +58,20 @@ package final class SegmentReader: Sendable {
                 throw IndexError(format: error, file: component.fileName(meta.id), segment: meta.id)
             }
         }
-        terms = try validated(.terms) { (f) throws(FormatError) in try TermDictionaryReader(file: f, verifyChecksum: verifyChecksums) }
-        postings = try validated(.postings) { (f) throws(FormatError) in
+        let postings = try validated(.postings) { (f) throws(FormatError) in
             try Self.body(f, .postings, verifyChecksums)
         }
-        positions = try validated(.positions) { (f) throws(FormatError) in
+        let positions = try validated(.positions) { (f) throws(FormatError) in
             try Self.body(f, .positions, verifyChecksums)
         }
+        // The dictionary checks every term's offsets against the files they point into.
+        terms = try validated(.terms) { (f) throws(FormatError) in
+            try TermDictionaryReader(
+                file: f, verifyChecksum: verifyChecksums, postingsLength: postings.count,
+                positionsLength: positions.count)
+        }
+        self.postings = postings
+        self.positions = positions
         let maxDoc = meta.maxDoc
         norms = try validated(.fieldNorms) { (f) throws(FormatError) in
             try FieldNormsReader(file: f, maxDoc: maxDoc, verifyChecksum: verifyChecksums)

@@ -7,8 +7,8 @@
 @safe
 package final class TermScorer: Scorer {
     package let postings: PostingsCursor
-    /// The field's norm code per document; nil when the field keeps no norms (every code is 0).
-    private let normCodes: UnsafeRawPointer?
+    /// The field's norm codes; nil when the field keeps no norms (every code is 0).
+    private let norms: FieldNormsReader.Column?
     private let weight: Float
     /// Keeps `normFactors` alive.
     private let factors: NormFactors
@@ -22,7 +22,7 @@ package final class TermScorer: Scorer {
 
     package init(postings: PostingsCursor, norms: FieldNormsReader.Column?, bm25: BM25Weight, scoring: Bool) {
         self.postings = postings
-        unsafe normCodes = unsafe norms?.codes.baseAddress
+        self.norms = norms
         weight = bm25.weight
         factors = bm25.cache
         unsafe normFactors = bm25.cache.base
@@ -36,7 +36,7 @@ package final class TermScorer: Scorer {
     /// The score of the decoded block's slot `slot`.
     @inline(__always) private func score(slot: Int) -> Float {
         let tf = Float(postings.tf(at: slot))
-        let code = unsafe normCodes.map { unsafe Int($0.load(fromByteOffset: Int(postings.doc(at: slot)), as: UInt8.self)) } ?? 0
+        let code = norms.map { Int($0.code(postings.doc(at: slot))) } ?? 0
         let factor = unsafe normFactors[code]
         return weight * (tf / (tf + factor))
     }

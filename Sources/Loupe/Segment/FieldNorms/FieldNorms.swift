@@ -1,6 +1,7 @@
-// Field norms: one byte per document per indexed field, the document's token count in that field
-// quantized with Lucene's SmallFloat `intToByte4` table (the one tantivy uses), plus each field's exact
-// total token count for BM25's average document length. Layout: FieldNormsFormat.swift, Docs/FORMAT.md.
+// Field norms: one code per document per indexed field, the document's token count in that field quantized with
+// Lucene's SmallFloat `intToByte4` table (the one tantivy uses), packed at the few bits the column's codes need
+// (none for a constant column, such as every numeric field's), plus each field's exact total token count for BM25's
+// average document length. Layout: FieldNormsFormat.swift, Docs/FORMAT.md §3.4.
 
 /// Lucene's `SmallFloat.intToByte4` / `byte4ToInt` quantization of token counts to one byte.
 ///
@@ -19,6 +20,12 @@ package enum FieldNormCode {
         let bits = i & 0x07
         let shift = Int(i >> 3) - 1
         return freeValues + (shift == -1 ? bits : (bits | 0x08) << UInt32(shift))
+    }
+
+    /// The codes of a numeric field: 1 for every document, the constant norm tantivy scores numeric terms with
+    /// (it keeps no norms for them), so a norms file spends no bytes on them.
+    package static func numericColumn(count: Int) -> [UInt8] {
+        [UInt8](repeating: 1, count: count)
     }
 
     /// The largest code whose count is ≤ `count`.

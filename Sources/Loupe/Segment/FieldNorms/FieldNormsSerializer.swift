@@ -1,24 +1,50 @@
 import LoupeCodec
 
-/// Writes the field norms file from the in-memory per-field columns.
+/// Writes the field norms file (format v2) from the in-memory per-field columns.
 package enum FieldNormsSerializer {
-    /// - Parameter columns: per indexed field, its ordinal, one code per document (`maxDoc` long) and the exact token total.
+    /// - Parameter columns: per indexed field, its ordinal, one code per document (`maxDoc` long) and the exact
+    ///   token total. Each column is packed at the smallest width of `FieldNormsFormat.widths` that holds its codes
+    ///   minus the smallest.
     package static func serialize(_ columns: [(field: Int, norms: [UInt8], totalTokens: UInt64)]) -> [UInt8] {
         var out = ByteWriter(capacity: columns.reduce(64) { $0 + $1.norms.count + FieldNormsFormat.directoryEntrySize })
-        var offsets: [UInt64] = []
+        var placed: [(offset: UInt64, width: UInt8, base: UInt8)] = []
         for column in columns {
-            offsets.append(UInt64(out.count))
-            out.writeBytes(column.norms)
+            let low = column.norms.min() ?? 0
+            let high = column.norms.max() ?? 0
+            let width = FieldNormsFormat.widths.first { $0 == 8 || Int(high - low) < 1 << Int($0) } ?? 8
+            let base = width == 8 ? 0 : low
+            placed.append((UInt64(out.count), width, base))
+            pack(column.norms, minus: base, width: Int(width), into: &out)
         }
         let directoryOffset = UInt64(out.count)
         out.writeU32(UInt32(columns.count))
-        for (column, offset) in zip(columns, offsets) {
+        for (column, place) in zip(columns, placed) {
             out.writeU32(UInt32(column.field))
-            out.writeU64(offset)
             out.writeU64(column.totalTokens)
+            out.writeU64(place.offset)
+            out.writeU8(place.width)
+            out.writeU8(place.base)
         }
         out.writeU64(directoryOffset)
-        Footer.append(kind: SegmentComponent.fieldNorms.kind, version: SegmentComponent.fieldNorms.formatVersion, to: &out)
+        Footer.append(
+            kind: SegmentComponent.fieldNorms.kind, version: SegmentComponent.fieldNorms.formatVersion, to: &out)
         return out.bytes
+    }
+
+    /// Appends `codes − base` at `width` bits each, least significant bits first.
+    private static func pack(_ codes: [UInt8], minus base: UInt8, width: Int, into out: inout ByteWriter) {
+        guard width > 0 else { return }
+        if width == 8 {
+            out.writeBytes(codes)
+            return
+        }
+        let perByte = 8 / width
+        var i = 0
+        while i < codes.count {
+            var byte: UInt8 = 0
+            for slot in 0..<min(perByte, codes.count - i) { byte |= (codes[i + slot] - base) << UInt8(slot * width) }
+            out.writeU8(byte)
+            i += perByte
+        }
     }
 }

@@ -1,64 +1,138 @@
 import LoupeCodec
 
-/// Builds the term dictionary file from terms added in byte order, field by field.
+/// Builds the term dictionary file (format v2, see TermDictionaryFormat.swift) from terms added in byte order,
+/// field by field. A block is buffered until it is full, then written: its keys, then its infos bitpacked.
 package struct TermDictionaryWriter {
     private var out = ByteWriter(capacity: 1 << 16)
-    private var directory: [(field: Int, terms: UInt64, section: UInt64, index: UInt64, blocks: UInt32, keys: UInt64)] = []
+    private var directory:
+        [(field: Int, terms: UInt64, section: UInt64, index: UInt64, startWidth: UInt8, keyWidth: UInt8)] = []
+    private let blockSize: Int
     private var field = -1
     private var sectionStart = 0
     private var termCount: UInt64 = 0
+    /// Per finished block of the field: its start relative to the section, and the end of its first key.
     private var blockStarts: [UInt64] = []
+    private var firstKeyEnds: [UInt64] = []
     private var firstKeys: [UInt8] = []
-    private var firstKeyRanges: [(UInt32, UInt32)] = []
+    /// The block being filled: keys of its terms after the first, and every term's info.
+    private var keys = ByteWriter(capacity: 1 << 12)
+    private var infos: [TermInfo] = []
     private var previousKey: [UInt8] = []
-    private var previousInfo = TermInfo(docFreq: 0, postingsOffset: 0, positionsOffset: 0)
+    /// Scratch for a block's three runs, reused from block to block.
+    private var docFreqs: [UInt64] = []
+    private var postingsGaps: [UInt64] = []
+    private var positionsGaps: [UInt64] = []
 
-    package init() {}
+    /// A writer with `blockSize` terms per block (tests use small blocks to cross block edges often).
+    package init(blockSize: Int = TermDictionaryFormat.blockSize) {
+        precondition((1...TermDictionaryFormat.maximumBlockSize).contains(blockSize), "block size out of range")
+        self.blockSize = blockSize
+    }
 
     package mutating func startField(_ ordinal: Int) {
         field = ordinal
         sectionStart = out.count
         termCount = 0
         blockStarts.removeAll(keepingCapacity: true)
+        firstKeyEnds.removeAll(keepingCapacity: true)
         firstKeys.removeAll(keepingCapacity: true)
-        firstKeyRanges.removeAll(keepingCapacity: true)
     }
 
     /// Adds the next term of the current field; keys must arrive strictly increasing.
     package mutating func add(_ key: UnsafeBufferPointer<UInt8>, _ info: TermInfo) {
-        let startsBlock = termCount % UInt64(TermDictionaryFormat.blockSize) == 0
-        var prefix = 0
-        if startsBlock {
-            blockStarts.append(UInt64(out.count - sectionStart))
-            firstKeyRanges.append((UInt32(firstKeys.count), UInt32(key.count)))
+        if infos.isEmpty {
             unsafe firstKeys.append(contentsOf: key)
-            previousInfo = TermInfo(docFreq: 0, postingsOffset: 0, positionsOffset: 0)
+            firstKeyEnds.append(UInt64(firstKeys.count))
         } else {
+            var prefix = 0
             let limit = min(key.count, previousKey.count)
             while unsafe prefix < limit && key[prefix] == previousKey[prefix] { prefix += 1 }
+            let suffix = key.count - prefix
+            let escape = TermDictionaryFormat.nibbleEscape
+            keys.writeU8(UInt8(min(prefix, escape) << 4 | min(suffix, escape)))
+            if prefix >= escape { keys.writeVInt(UInt64(prefix - escape)) }
+            if suffix >= escape { keys.writeVInt(UInt64(suffix - escape)) }
+            unsafe keys.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: key[prefix...])))
         }
-        out.writeVInt(UInt64(prefix))
-        out.writeVInt(UInt64(key.count - prefix))
-        unsafe out.writeBytes(UnsafeBufferPointer(rebasing: key[prefix...]))
-        out.writeVInt(UInt64(info.docFreq))
-        out.writeVInt(info.postingsOffset - previousInfo.postingsOffset)
-        out.writeVInt(info.positionsOffset &- previousInfo.positionsOffset)
         previousKey.removeAll(keepingCapacity: true)
         unsafe previousKey.append(contentsOf: key)
-        previousInfo = info
+        infos.append(info)
         termCount += 1
+        if infos.count == blockSize { flushBlock() }
+    }
+
+    /// Writes the pending block: keys, then the infos as three frame-of-reference bitpacked runs.
+    private mutating func flushBlock() {
+        guard !infos.isEmpty else { return }
+        blockStarts.append(UInt64(out.count - sectionStart))
+        out.writeVInt(UInt64(keys.count))
+        out.writeBytes(keys.bytes)
+        docFreqs.removeAll(keepingCapacity: true)
+        postingsGaps.removeAll(keepingCapacity: true)
+        positionsGaps.removeAll(keepingCapacity: true)
+        for (i, info) in infos.enumerated() {
+            docFreqs.append(UInt64(info.docFreq))
+            guard i > 0 else { continue }
+            postingsGaps.append(info.postingsOffset &- infos[i - 1].postingsOffset)
+            positionsGaps.append(info.positionsOffset &- infos[i - 1].positionsOffset)
+        }
+        let docFreqMin = docFreqs.min() ?? 0
+        let postingsMin = postingsGaps.min() ?? 0
+        let positionsMin = positionsGaps.min() ?? 0
+        let docFreqWidth = Self.width(docFreqs, minus: docFreqMin)
+        let postingsWidth = Self.width(postingsGaps, minus: postingsMin)
+        let positionsWidth = Self.width(positionsGaps, minus: positionsMin)
+        out.writeVInt(docFreqMin)
+        out.writeU8(UInt8(docFreqWidth))
+        out.writeVInt(infos[0].postingsOffset)
+        out.writeVInt(postingsMin)
+        out.writeU8(UInt8(postingsWidth))
+        out.writeVInt(infos[0].positionsOffset)
+        out.writeVInt(positionsMin)
+        out.writeU8(UInt8(positionsWidth))
+        Self.appendBits(docFreqs, minus: docFreqMin, width: docFreqWidth, to: &out)
+        Self.appendBits(postingsGaps, minus: postingsMin, width: postingsWidth, to: &out)
+        Self.appendBits(positionsGaps, minus: positionsMin, width: positionsWidth, to: &out)
+        keys.removeAll()
+        infos.removeAll(keepingCapacity: true)
+    }
+
+    private static func width(_ values: [UInt64], minus base: UInt64) -> Int {
+        let width = BitpackedArray.requiredWidth(values.reduce(0) { max($0, $1 - base) })
+        precondition(width <= TermDictionaryFormat.maximumWidth, "term info value too large to bitpack")
+        return width
+    }
+
+    /// Appends `values − base` at `width` bits each, least significant bit first, padded to a whole byte.
+    private static func appendBits(_ source: [UInt64], minus base: UInt64, width: Int, to out: inout ByteWriter) {
+        guard width > 0 else { return }
+        var pending: UInt64 = 0
+        var pendingBits = 0
+        for value in source {
+            let v = value - base
+            pending |= v << UInt64(pendingBits)
+            pendingBits += width
+            while pendingBits >= 8 {
+                out.writeU8(UInt8(truncatingIfNeeded: pending))
+                pending >>= 8
+                pendingBits -= 8
+            }
+            // `pending` holds under 8 bits here, so the next value (≤ 56 bits) fits beside them.
+        }
+        if pendingBits > 0 { out.writeU8(UInt8(truncatingIfNeeded: pending)) }
     }
 
     package mutating func finishField() {
-        let indexOffset = UInt64(out.count)
-        for (start, key) in zip(blockStarts, firstKeyRanges) {
-            out.writeU64(start)
-            out.writeU32(key.0)
-            out.writeU32(key.1)
-        }
-        let keysOffset = UInt64(out.count)
+        flushBlock()
+        let indexOffset = out.count
+        blockStarts.append(UInt64(indexOffset - sectionStart))
+        let startWidth = BitpackedArray.requiredWidth(blockStarts.last ?? 0)
+        let keyWidth = BitpackedArray.requiredWidth(UInt64(firstKeys.count))
+        BitpackedArray.write(blockStarts, width: startWidth, into: &out)
+        BitpackedArray.write([0] + firstKeyEnds, width: keyWidth, into: &out)
         out.writeBytes(firstKeys)
-        directory.append((field, termCount, UInt64(sectionStart), indexOffset, UInt32(blockStarts.count), keysOffset))
+        directory.append(
+            (field, termCount, UInt64(sectionStart), UInt64(indexOffset), UInt8(startWidth), UInt8(keyWidth)))
     }
 
     package consuming func finish() -> [UInt8] {
@@ -69,8 +143,9 @@ package struct TermDictionaryWriter {
             out.writeU64(entry.terms)
             out.writeU64(entry.section)
             out.writeU64(entry.index)
-            out.writeU32(entry.blocks)
-            out.writeU64(entry.keys)
+            out.writeU16(UInt16(blockSize))
+            out.writeU8(entry.startWidth)
+            out.writeU8(entry.keyWidth)
         }
         out.writeU64(directoryOffset)
         Footer.append(kind: SegmentComponent.terms.kind, version: SegmentComponent.terms.formatVersion, to: &out)

@@ -1,0 +1,178 @@
+import LoupeCodec
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+// Term dictionary: per indexed field, its terms in byte order, each with its `TermInfo` (document frequency,
+// postings and positions offsets). It answers exact lookups (`FieldTermDictionary.get`), ordered iteration from
+// any key (`TermCursor`, for prefix and range scans and merges) and automaton intersection (`matches(of:into:)`,
+// for fuzzy, regex and wildcard queries). Layouts: TermDictionaryFormat.swift and Docs/FORMAT.md §3.1.
+//
+// Invariants. Terms are sorted blocks of front-coded keys; a block decodes on its own from its first key, which
+// the block index holds, so lookups binary-search the first keys and any block can start a scan. Every offset
+// the block index holds is validated when the file opens; a block's own lengths are checked when it is decoded,
+// once per term, and every decoded info against the postings and positions files, so damaged bytes throw
+// `FormatError.malformed` (or, at worst, yield wrong terms) and never make anything read outside a file. Cursors only move forward while they scan, so even unsorted (damaged) keys cannot make a
+// walk loop. Both format versions sit behind `TermBlockLayout`; the cursor and the automaton walk are written
+// once, generic over it.
+
+/// How far a term's offsets may point: the bodies of the segment's postings and positions files. A decoded info
+/// past them is damage (and would otherwise send a postings or positions cursor outside its file).
+struct TermInfoLimits: Sendable {
+    var postings: UInt64
+    var positions: UInt64
+
+    /// Throws unless `info`'s offsets are inside the limits; `offset` locates the damage.
+    @inline(__always)
+    func check(_ info: TermInfo, at offset: Int) throws(FormatError) -> TermInfo {
+        guard info.postingsOffset <= postings, info.positionsOffset <= positions else { throw outside(offset) }
+        return info
+    }
+
+    @inline(never)
+    private func outside(_ offset: Int) -> FormatError {
+        .malformed(offset: offset, reason: "a term's postings or positions offset points past the file")
+    }
+}
+
+/// One format version's view of a field's blocks: what the generic cursor and automaton walk read.
+protocol TermBlockLayout {
+    associatedtype Block: TermBlockDecoder
+    var termCount: Int { get }
+    /// Terms per block; the last block may hold fewer.
+    var blockSize: Int { get }
+    var blockCount: Int { get }
+    /// Block `block`'s first key (its bounds were validated at open).
+    func firstKey(_ block: Int) -> UnsafeRawBufferPointer
+    /// A decoder of block `block`, positioned before its first term.
+    /// - Throws: `.malformed` when the block's own header does not fit its bytes.
+    func open(_ block: Int) throws(FormatError) -> Block
+}
+
+/// Walks one block's terms in order. The current term's key is the previous term's first `prefixLength` bytes
+/// followed by `suffix`.
+protocol TermBlockDecoder {
+    /// A decoder with no terms.
+    init()
+    /// Moves to the next term of the block; false after its last, or on a term whose lengths run past the block
+    /// (then `damage` says where). Not throwing keeps this per-term call small enough to inline.
+    mutating func next() -> Bool
+    /// Why `next()` or `skip(sharing:)` last stopped early, nil when they stopped at the block's end.
+    var damage: FormatError? { get }
+    /// Leading bytes the current term shares with the previous one of its block (0 for the block's first term).
+    var prefixLength: Int { get }
+    /// The current term's bytes after `prefixLength`, inside the mapped file.
+    var suffix: UnsafeRawBufferPointer { get }
+    /// The current term's info.
+    /// - Throws: `.malformed` when the block's infos do not fit its bytes.
+    mutating func info() throws(FormatError) -> TermInfo
+    /// Passes the following terms that share at least `length` (≥ 1) leading bytes with the current one (they sort
+    /// under the same prefix), and stops on the first that shares fewer; false after the block's last term or on
+    /// damage, as `next()`.
+    mutating func skip(sharing length: Int) -> Bool
+}
+
+extension TermBlockDecoder {
+    mutating func skip(sharing length: Int) -> Bool {
+        while next() {
+            if prefixLength < length { return true }
+        }
+        return false
+    }
+
+    /// After `next()` or `skip(sharing:)` returned false: throws the damage that stopped them, if any.
+    /// - Throws: `.malformed` with the offset of the damaged term.
+    func checkDamage() throws(FormatError) {
+        if let damage { throw damage }
+    }
+
+    /// Moves to the first following term ≥ `target` and returns true, or false after the block's last term.
+    /// `matched` is how many leading bytes the current term (which sorts before `target`) shares with it, 0 before
+    /// the block's first term. Terms are passed without building their keys: one whose prefix is longer than
+    /// `matched` still sorts before `target`, and one whose prefix is shorter sorts after it. The term stopped on is
+    /// `target[..<prefixLength]` followed by `suffix`.
+    mutating func advance(to target: UnsafeRawBufferPointer, matched: inout Int) throws(FormatError) -> Bool {
+        while skip(sharing: matched + 1) {
+            let p = prefixLength
+            guard p == matched else { return true }
+            let suffix = unsafe self.suffix
+            let shared = unsafe sharedPrefix(suffix, UnsafeRawBufferPointer(rebasing: target[p...]))
+            let before =
+                unsafe shared == suffix.count
+                ? p + shared < target.count : p + shared < target.count && suffix[shared] < target[p + shared]
+            guard before else { return true }
+            matched = p + shared
+        }
+        try checkDamage()
+        return false
+    }
+}
+
+extension TermBlockLayout {
+    /// Terms in block `block`: the block size, except for a shorter last block.
+    func terms(inBlock block: Int) -> Int {
+        min(blockSize, termCount - block * blockSize)
+    }
+
+    /// The last block whose first key is ≤ `key`, or 0 when there is none.
+    /// - Complexity: O(log blocks) first-key comparisons.
+    func block(containing key: UnsafeRawBufferPointer) -> Int {
+        unsafe lastBlock(atMost: key, in: 0, blockCount - 1)
+    }
+
+    /// The last block at or after `lower` whose first key is ≤ `key`, or `lower` when there is none (then every
+    /// key from `lower` on sorts after `key`). Gallops from `lower`, so a target a few blocks ahead costs a few
+    /// comparisons, then binary-searches the range found.
+    /// - Complexity: O(log d) first-key comparisons for a target d blocks ahead.
+    func block(containing key: UnsafeRawBufferPointer, from lower: Int) -> Int {
+        var low = lower
+        var step = 1
+        var high = lower + 1
+        while high < blockCount, unsafe compareBytes(firstKey(high), key) <= 0 {
+            low = high
+            step <<= 1
+            high = lower + step
+        }
+        return unsafe lastBlock(atMost: key, in: low, min(high, blockCount) - 1)
+    }
+
+    /// The last block of `low...high` whose first key is ≤ `key`, given that every block after `high` has a
+    /// larger one; `low` when none has.
+    private func lastBlock(atMost key: UnsafeRawBufferPointer, in low: Int, _ high: Int) -> Int {
+        var low = low
+        var high = high
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if unsafe compareBytes(firstKey(middle), key) <= 0 { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    /// Bytes every key of block `block` starts with: the prefix its first key shares with the next block's (any
+    /// key between the two shares it). 0 for the last block.
+    func commonPrefix(ofBlock block: Int) -> Int {
+        guard block + 1 < blockCount else { return 0 }
+        return unsafe sharedPrefix(firstKey(block), firstKey(block + 1))
+    }
+}
+
+/// Lexicographic byte comparison: negative, zero or positive.
+@inline(__always)
+package func compareBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+    let n = min(a.count, b.count)
+    if n > 0, let pa = a.baseAddress, let pb = b.baseAddress {
+        let c = unsafe memcmp(pa, pb, n)
+        if c != 0 { return Int(c) }
+    }
+    return a.count - b.count
+}
+
+/// Leading bytes `a` and `b` share.
+@inline(__always)
+func sharedPrefix(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+    let n = min(a.count, b.count)
+    var i = 0
+    while unsafe i < n && a[i] == b[i] { i += 1 }
+    return i
+}
