@@ -25,20 +25,27 @@ import Testing
             )
         }
         columns.append((field: 99, norms: FieldNormCode.numericColumn(count: maxDoc), totalTokens: 3))
-        let file = HeapBytes(FieldNormsSerializer.serialize(columns)).slice
+        let file = HeapBytes(FieldNormsSerializer.serialize(columns, widths: FieldNormsFormat.widths)).slice
         let reader = try FieldNormsReader(file: file, maxDoc: maxDoc, verifyChecksum: true)
         for column in columns {
             let read = try #require(reader.column(column.field))
             #expect(read.totalTokens == column.totalTokens)
             #expect((0..<maxDoc).map { read.code(DocID($0)) } == column.norms, "seed \(seed) field \(column.field)")
-            #expect(read.code(DocID(maxDoc)) == 0 && read.code(.max) == 0, "a document past the column reads as 0")
             // The narrowest width that holds the codes drawn (a short column may need less than its spec).
             let spread = Int((column.norms.max() ?? 0) - (column.norms.min() ?? 0))
             let width = [0, 1, 2, 4].first { spread < 1 << $0 } ?? 8
+            // A document past the column reads as 0, or as the constant of a constant column (which reads nothing).
+            let past: UInt8 = width == 0 ? column.norms.first ?? 0 : 0
+            #expect(read.code(DocID(maxDoc)) == past && read.code(.max) == past, "seed \(seed) field \(column.field)")
             #expect(read.byteCount == (maxDoc * width + 7) / 8, "seed \(seed) field \(column.field)")
         }
         #expect(reader.column(99)?.byteCount == 0)
         #expect(reader.column(1) == nil)
+        // By default a column needing 4 bits is written whole.
+        let written = try FieldNormsReader(
+            file: HeapBytes(FieldNormsSerializer.serialize([columns[3]])).slice, maxDoc: maxDoc, verifyChecksum: true)
+        let spread = Int((columns[3].norms.max() ?? 0) - (columns[3].norms.min() ?? 0))
+        if spread > 3 { #expect(written.column(columns[3].field)?.byteCount == maxDoc) }
     }
 
     @Test func damagedDirectoryEntriesAreErrors() throws {

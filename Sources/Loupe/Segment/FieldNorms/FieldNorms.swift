@@ -1,7 +1,7 @@
 // Field norms: one code per document per indexed field, the document's token count in that field quantized with
-// Lucene's SmallFloat `intToByte4` table (the one tantivy uses), packed at the few bits the column's codes need
-// (none for a constant column, such as every numeric field's), plus each field's exact total token count for BM25's
-// average document length. Layout: FieldNormsFormat.swift, Docs/FORMAT.md §3.4.
+// Lucene's SmallFloat `intToByte4` table (the one tantivy uses), packed at 0, 1 or 2 bits when the column's codes
+// allow (none for a constant column, such as every numeric field's), plus each field's exact total token count for
+// BM25's average document length. Layout: FieldNormsFormat.swift, Docs/FORMAT.md §3.4.
 
 /// Lucene's `SmallFloat.intToByte4` / `byte4ToInt` quantization of token counts to one byte.
 ///

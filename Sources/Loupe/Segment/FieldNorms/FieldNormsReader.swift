@@ -39,15 +39,17 @@ package struct FieldNormsReader: Sendable {
             self.totalTokens = totalTokens
         }
 
-        /// The quantized norm of `doc`; 0 for a document past the column (one a damaged postings list names).
+        /// The quantized norm of `doc`; for a document past the column (one a damaged postings list names), 0, or the
+        /// constant of a constant column.
         ///
         /// Whole-byte columns (text fields) take the first branch, constant ones (keyword fields with one value
         /// everywhere, numeric fields) the next: a scoring loop predicts either every time.
         @inline(__always) package func code(_ doc: DocID) -> UInt8 {
             let d = Int(doc)
             if d < wholeBytes { return unsafe base.load(fromByteOffset: d, as: UInt8.self) }
-            guard d < count, docShift != 0 else { return 0 }
-            guard mask != 0 else { return baseCode }
+            // A constant column reads no memory, so it needs no bounds check.
+            if mask == 0 { return baseCode }
+            guard d < count else { return 0 }
             let byte = unsafe base.load(fromByteOffset: d &>> docShift, as: UInt8.self)
             return baseCode &+ (byte &>> UInt8(truncatingIfNeeded: (d & slotMask) &<< widthShift)) & mask
         }

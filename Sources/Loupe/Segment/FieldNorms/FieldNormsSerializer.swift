@@ -2,16 +2,19 @@ import LoupeCodec
 
 /// Writes the field norms file (format v2) from the in-memory per-field columns.
 package enum FieldNormsSerializer {
-    /// - Parameter columns: per indexed field, its ordinal, one code per document (`maxDoc` long) and the exact
-    ///   token total. Each column is packed at the smallest width of `FieldNormsFormat.widths` that holds its codes
-    ///   minus the smallest.
-    package static func serialize(_ columns: [(field: Int, norms: [UInt8], totalTokens: UInt64)]) -> [UInt8] {
+    /// - Parameters:
+    ///   - columns: per indexed field, its ordinal, one code per document (`maxDoc` long) and the exact token total.
+    ///   - widths: the widths to choose from (tests write every width the format allows); each column is packed at
+    ///     the smallest that holds its codes minus the smallest, or at 8 bits.
+    package static func serialize(
+        _ columns: [(field: Int, norms: [UInt8], totalTokens: UInt64)], widths: [UInt8] = FieldNormsFormat.writtenWidths
+    ) -> [UInt8] {
         var out = ByteWriter(capacity: columns.reduce(64) { $0 + $1.norms.count + FieldNormsFormat.directoryEntrySize })
         var placed: [(offset: UInt64, width: UInt8, base: UInt8)] = []
         for column in columns {
             let low = column.norms.min() ?? 0
             let high = column.norms.max() ?? 0
-            let width = FieldNormsFormat.widths.first { $0 == 8 || Int(high - low) < 1 << Int($0) } ?? 8
+            let width = widths.first { $0 == 8 || Int(high - low) < 1 << Int($0) } ?? 8
             let base = width == 8 ? 0 : low
             placed.append((UInt64(out.count), width, base))
             pack(column.norms, minus: base, width: Int(width), into: &out)
