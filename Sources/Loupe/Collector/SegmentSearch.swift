@@ -19,7 +19,7 @@ package enum SegmentSearch {
         var block = ScoreBlock()
         for (i, segment) in segments.enumerated() {
             var matches = collector.segmentCollector(ordinal: i, segment: segment)
-            let known = weight.shortcutCount(segment, ordinal: i)
+            let known = try weight.shortcutCount(segment, ordinal: i)
             if let known { matches.setMatchCount(known) }
             if !matches.needsMatches && known != nil {
                 collector.merge(matches)

@@ -43,7 +43,7 @@ package enum SegmentSerializer {
                     unsafe dictionary.add(UnsafeBufferPointer(rebasing: keys[range]), info)
                 }
             }
-            dictionary.finishField()
+            dictionary.finishField(documentCount: postings.fieldDocumentCount)
         }
         files[.terms] = dictionary.finish()
         let (postingsBytes, positionsBytes) = postings.finish()

@@ -114,7 +114,7 @@ package struct SegmentMerger {
                 }
                 unsafe key.withUnsafeBufferPointer { unsafe dictionary.add($0, info) }
             }
-            dictionary.finishField()
+            dictionary.finishField(documentCount: serializer.fieldDocumentCount)
         }
         let (postings, positions) = serializer.finish()
         return (dictionary.finish(), postings, positions)

@@ -84,13 +84,15 @@ package indirect enum Weight: Sendable {
     }
 
     /// Live matches in one segment when they are known without reading postings (a term's document frequency
-    /// when nothing is deleted, every live document), nil otherwise.
-    package func shortcutCount(_ segment: SegmentReader, ordinal: Int) -> Int? {
+    /// when nothing is deleted, every live document, a range or term set on a single-valued field), nil otherwise.
+    /// - Throws: `IndexError` `.corruption` for a damaged term dictionary.
+    package func shortcutCount(_ segment: SegmentReader, ordinal: Int) throws(IndexError) -> Int? {
         switch self {
         case .all: return segment.liveCount
         case .empty: return 0
         case .term(let term) where segment.deleted == nil: return Int(term.infos[ordinal]?.docFreq ?? 0)
-        case .constant(let inner, _): return inner.shortcutCount(segment, ordinal: ordinal)
+        case .constant(let inner, _): return try inner.shortcutCount(segment, ordinal: ordinal)
+        case .docSet(let set, _): return try set.shortcutCount(segment, ordinal: ordinal)
         default: return nil
         }
     }

@@ -13,28 +13,25 @@ extension WeightBuilder {
         }
         let lowKey = NumericMapping.termBytes(low)
         let highKey = NumericMapping.termBytes(high)
-        var perSegment: [[TermInfo]?] = []
+        var fromColumn: [Bool] = []
         for segment in searcher.segments {
+            // Uniting postings costs about a document read per posting plus a seek per term; scanning the fast column
+            // costs a value read per document. The dictionary's docFreq sums tell the first without visiting terms.
             guard entry.indexed else {
-                perSegment.append(nil)
+                fromColumn.append(true)
                 continue
             }
-            // Uniting postings costs about a document read per posting plus a seek per term; scanning the fast column
-            // costs a value read per document. Collect terms until the first is clearly dearer.
-            var infos: [TermInfo] = []
-            var cost = 0
-            try segment.readingTerms { (terms) throws(FormatError) in
-                unsafe try terms.field(field)?.forEachTerm(
-                    from: lowKey, includingLower: true, to: highKey, includingUpper: true
-                ) { _, info in
-                    infos.append(info)
-                    cost += Int(info.docFreq) + Self.termSeekCost
-                    return !entry.fast || cost <= segment.maxDoc
-                }
-            }
-            perSegment.append(entry.fast && cost > segment.maxDoc ? nil : infos)
+            fromColumn.append(
+                try segment.readingTerms { (terms) throws(FormatError) -> Bool in
+                    guard entry.fast, let dictionary = terms.field(field) else { return false }
+                    let (postings, maximumTerms) = try dictionary.docFreqSum(from: lowKey, through: highKey)
+                    let reads = Int(clamping: postings) + min(maximumTerms, Int(clamping: postings)) * Self.termSeekCost
+                    return reads > segment.maxDoc
+                })
         }
-        return .docSet(.range(field: field, hasFreqs: entry.record != .basic, lower: low, upper: high, terms: perSegment), score: boost(field))
+        return .docSet(
+            .range(field: field, hasFreqs: entry.record != .basic, lower: low, upper: high, fromColumn: fromColumn),
+            score: boost(field))
     }
 
     /// What opening one more term's postings costs, in document reads (an estimate: a dictionary step and a

@@ -39,7 +39,7 @@ import Testing
             for (i, key) in keys.enumerated() {
                 key.withUnsafeBufferPointer { writer.add($0, info(i)) }
             }
-            writer.finishField()
+            writer.finishField(documentCount: 0)
         }
         return HeapBytes(writer.finish()).slice
     }
@@ -88,6 +88,28 @@ import Testing
             (0..<Int.random(in: 0...5, using: &rng)).map { _ in UInt8.random(in: 96...101, using: &rng) }
         }
         try Self.expectAgreement(keys, probes + [[0x7A, 0x7A], []], blockSize: blockSize, "seed \(seed)")
+    }
+
+    /// The docFreq sum of a key range (what counts a range on a single-valued field) equals summing the keys in it.
+    @Test(arguments: 0..<30 as Range<UInt64>)
+    func docFreqSumsAgreeWithTheKeys(seed: UInt64) throws {
+        var rng = SplitMix64(seed: seed)
+        let blockSize = [1, 2, 3, 32, 64][Int(seed % 5)]
+        let keys = Self.randomKeys(&rng, count: Int.random(in: 0...400, using: &rng))
+        let reader = try TermDictionaryReader(
+            file: Self.build([(0, keys)], blockSize: blockSize), verifyChecksum: true, postingsLength: .max,
+            positionsLength: .max)
+        let dictionary = try #require(reader.field(0))
+        for _ in 0..<40 {
+            var bounds = (0..<2).map { _ in (0..<Int.random(in: 0...4, using: &rng)).map { _ in UInt8.random(in: 96...101, using: &rng) } }
+            if Bool.random(using: &rng), !keys.isEmpty { bounds[0] = keys.randomElement(using: &rng)! }
+            bounds.sort { $0.lexicographicallyPrecedes($1) }
+            let expected = keys.enumerated().filter { _, key in
+                !key.lexicographicallyPrecedes(bounds[0]) && !bounds[1].lexicographicallyPrecedes(key)
+            }.reduce(UInt64(0)) { $0 + UInt64(Self.info($1.offset).docFreq) }
+            #expect(try dictionary.docFreqSum(from: bounds[0], through: bounds[1]).docFreqs == expected, "seed \(seed) \(bounds)")
+        }
+        withExtendedLifetime(reader) {}
     }
 
     @Test(arguments: [1, 2, 32, 4096])

@@ -10,6 +10,9 @@ package struct PostingsSerializer {
     private var recordsFreqs: Bool
     private var block = [UInt32](repeating: 0, count: PostingsFormat.blockLength)
     private var blocks = ByteWriter(capacity: 1 << 12)
+    /// The documents the current field's terms were written for, as bits, and how many.
+    private var fieldDocuments: [UInt64] = []
+    package private(set) var fieldDocumentCount = 0
 
     package init(recordsFreqs: Bool) {
         self.recordsFreqs = recordsFreqs
@@ -18,6 +21,8 @@ package struct PostingsSerializer {
     /// Starts a new field: the files continue, only the frequency mode changes.
     package mutating func setField(recordsFreqs: Bool) {
         self.recordsFreqs = recordsFreqs
+        for i in fieldDocuments.indices { fieldDocuments[i] = 0 }
+        fieldDocumentCount = 0
     }
 
     /// Appends one term's list.
@@ -33,6 +38,15 @@ package struct PostingsSerializer {
         let info = TermInfo(
             docFreq: UInt32(docs.count), postingsOffset: UInt64(postings.count),
             positionsOffset: positionDeltas.isEmpty ? 0 : UInt64(positions.count))
+        let words = (norms.count + 63) / 64
+        if fieldDocuments.count < words { fieldDocuments += [UInt64](repeating: 0, count: words - fieldDocuments.count) }
+        for unsafe doc in unsafe docs {
+            let (w, bit) = (Int(doc >> 6), UInt64(1) << UInt64(doc & 63))
+            if fieldDocuments[w] & bit == 0 {
+                fieldDocuments[w] |= bit
+                fieldDocumentCount += 1
+            }
+        }
         let blockLength = PostingsFormat.blockLength
         let fullBlocks = docs.count / blockLength
         blocks.removeAll()

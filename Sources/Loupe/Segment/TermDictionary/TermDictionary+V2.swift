@@ -17,6 +17,9 @@ struct TermBlocksV2: TermBlockLayout, @unchecked Sendable {
     private let keyWidth: Int
     private let keysOffset: Int
     private let limits: TermInfoLimits
+    /// Documents holding a term of the field, and Σ docFreq of its terms.
+    let documentCount: UInt64
+    let postingsCount: UInt64
 
     /// The field ordinal and blocks of the directory entry at `reader`, with the block index validated against
     /// `limit` (the directory's offset): block starts strictly increasing from the section's start to the index,
@@ -36,11 +39,13 @@ struct TermBlocksV2: TermBlockLayout, @unchecked Sendable {
         let blockSize = Int(try reader.readU16())
         let startWidth = Int(try reader.readU8())
         let keyWidth = Int(try reader.readU8())
+        let documents = try reader.readU64()
+        let postings = try reader.readU64()
         func bad(_ why: String, at offset: Int = entryOffset) -> FormatError {
             .malformed(offset: offset, reason: "term dictionary of field \(field): \(why)")
         }
         guard section <= index, index <= limit, (1...TermDictionaryFormat.maximumBlockSize).contains(blockSize),
-            terms <= limit, startWidth <= TermDictionaryFormat.maximumWidth,
+            terms <= limit, documents <= postings, startWidth <= TermDictionaryFormat.maximumWidth,
             keyWidth <= TermDictionaryFormat.maximumWidth
         else { throw bad("inconsistent directory entry") }
         let blocks = (terms + blockSize - 1) / blockSize
@@ -54,7 +59,8 @@ struct TermBlocksV2: TermBlockLayout, @unchecked Sendable {
         let layout = unsafe Self(
             base: base, termCount: terms, blockSize: blockSize, blockCount: blocks, sectionOffset: section,
             startsOffset: index,
-            startWidth: startWidth, keyStartsOffset: keyStarts, keyWidth: keyWidth, keysOffset: keys, limits: infoLimits
+            startWidth: startWidth, keyStartsOffset: keyStarts, keyWidth: keyWidth, keysOffset: keys, limits: infoLimits,
+            documentCount: documents, postingsCount: postings
         )
         guard layout.blockStart(0) == 0, layout.blockStart(blocks) == index - section, layout.keyStart(0) == 0,
             layout.keyStart(blocks) <= limit - keys
@@ -69,9 +75,12 @@ struct TermBlocksV2: TermBlockLayout, @unchecked Sendable {
 
     private init(
         base: UnsafeRawPointer, termCount: Int, blockSize: Int, blockCount: Int, sectionOffset: Int, startsOffset: Int,
-        startWidth: Int, keyStartsOffset: Int, keyWidth: Int, keysOffset: Int, limits: TermInfoLimits
+        startWidth: Int, keyStartsOffset: Int, keyWidth: Int, keysOffset: Int, limits: TermInfoLimits,
+        documentCount: UInt64, postingsCount: UInt64
     ) {
         self.limits = limits
+        self.documentCount = documentCount
+        self.postingsCount = postingsCount
         unsafe self.base = base
         self.termCount = termCount
         self.blockSize = blockSize
@@ -284,6 +293,15 @@ struct TermBlockV2: TermBlockDecoder {
         self.at = at
         self.index = count
         return false
+    }
+
+    /// The docFreq run alone: its minimum times the block's terms plus its packed values.
+    mutating func docFreqTotal() throws(FormatError) -> UInt64 {
+        guard let base = unsafe base else { return 0 }
+        if !infosRead { unsafe try readInfos(base) }
+        var total = docFreqs.base &* UInt64(count)
+        for i in 0..<count { total &+= unsafe Self.value(base, docFreqs, i) }
+        return total
     }
 
     mutating func info() throws(FormatError) -> TermInfo {

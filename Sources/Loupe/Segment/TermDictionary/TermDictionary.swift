@@ -71,9 +71,19 @@ protocol TermBlockDecoder {
     /// under the same prefix), and stops on the first that shares fewer; false after the block's last term or on
     /// damage, as `next()`.
     mutating func skip(sharing length: Int) -> Bool
+    /// Σ docFreq of every term of the block, reading no key.
+    /// - Throws: `.malformed` when the block's infos do not fit its bytes.
+    mutating func docFreqTotal() throws(FormatError) -> UInt64
 }
 
 extension TermBlockDecoder {
+    mutating func docFreqTotal() throws(FormatError) -> UInt64 {
+        var total: UInt64 = 0
+        while next() { total += UInt64(try info().docFreq) }
+        try checkDamage()
+        return total
+    }
+
     mutating func skip(sharing length: Int) -> Bool {
         while next() {
             if prefixLength < length { return true }
@@ -147,6 +157,28 @@ extension TermBlockLayout {
             if unsafe compareBytes(firstKey(middle), key) <= 0 { low = middle } else { high = middle - 1 }
         }
         return low
+    }
+
+    /// Σ docFreq of the terms in `lower...upper`, and at most how many terms that is: the blocks wholly inside from
+    /// their infos alone, the two blocks at the ends term by term through `edge` (which sums a key range of one
+    /// block's worth).
+    /// - Complexity: O(log blocks) plus two blocks' keys plus one info run per block between.
+    func docFreqSum(
+        from lower: UnsafeRawBufferPointer, through upper: UnsafeRawBufferPointer,
+        edge: (_ from: UnsafeRawBufferPointer, _ includingFrom: Bool, _ to: UnsafeRawBufferPointer, _ includingTo: Bool)
+            throws(FormatError) -> UInt64
+    ) throws(FormatError) -> (docFreqs: UInt64, maximumTerms: Int) {
+        guard blockCount > 0, unsafe compareBytes(lower, upper) <= 0 else { return (0, 0) }
+        let first = unsafe block(containing: lower)
+        let last = unsafe block(containing: upper, from: first)
+        let terms = (last - first + 1) * blockSize
+        guard first < last else { return unsafe (try edge(lower, true, upper, true), terms) }
+        var total = unsafe try edge(lower, true, firstKey(first + 1), false)
+        for b in (first + 1)..<last {
+            var decoder = try open(b)
+            total += try decoder.docFreqTotal()
+        }
+        return unsafe (total + (try edge(firstKey(last), true, upper, true)), terms)
     }
 
     /// Bytes every key of block `block` starts with: the prefix its first key shares with the next block's (any

@@ -17,8 +17,11 @@
 //            | docFreq − docFreqMin: n values | postings gap − postingsGapMin: n−1 values | the same for positions |
 //            each run of values bitpacked LSB first, padded to a whole byte. Term i's postings offset is
 //            postingsStart plus the gaps of terms 1…i (positions likewise).
-// directory: fieldCount(u32), per field (32 bytes): fieldOrdinal(u32) termCount(u64) sectionOffset(u64)
-//            indexOffset(u64) blockSize(u16) startWidth(u8) keyWidth(u8)   (offsets absolute in the file)
+// directory: fieldCount(u32), per field (48 bytes): fieldOrdinal(u32) termCount(u64) sectionOffset(u64)
+//            indexOffset(u64) blockSize(u16) startWidth(u8) keyWidth(u8) documentCount(u64) postingsCount(u64)
+//            (offsets absolute in the file; documentCount: documents holding a term of the field; postingsCount:
+//            Σ docFreq of its terms — equal when no document holds two, so that a range's count is the sum of its
+//            terms' docFreqs, Lucene's single-valued shortcut)
 //
 // Lookup binary-searches the first keys (contiguous, compared in place), then scans one block's keys, reading
 // only a header byte for the terms it passes, and decodes the one info it needs. Automaton walks step the DFA
@@ -41,7 +44,7 @@ package enum TermDictionaryFormat {
     /// Bitpacked values are read with one unaligned 8-byte load, so a width stays ≤ 56 (shift ≤ 7).
     package static let maximumWidth = 56
     /// Bytes of a v2 directory entry.
-    package static let directoryEntrySize = 32
+    package static let directoryEntrySize = 48
     /// The version that introduced front-coded blocks with bitpacked infos.
     package static let blockedInfosVersion: UInt32 = 2
 

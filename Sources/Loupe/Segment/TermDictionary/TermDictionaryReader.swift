@@ -65,6 +65,15 @@ package struct FieldTermDictionary: Sendable {
         }
     }
 
+    /// Whether no document holds two of the field's terms (a single-valued keyword or numeric field), so that the
+    /// documents holding any of some terms number the sum of their docFreqs; known from format v2 on.
+    package var isSingleValued: Bool {
+        switch layout {
+        case .v1: false
+        case .v2(let blocks): blocks.documentCount == blocks.postingsCount
+        }
+    }
+
     /// The info of `key`, or nil when the field has no such term.
     /// - Complexity: O(log(termCount / blockSize)) first-key comparisons plus one block's keys.
     package func get(_ key: UnsafeRawBufferPointer) throws(FormatError) -> TermInfo? {
@@ -103,6 +112,35 @@ package struct FieldTermDictionary: Sendable {
         case .v1(let blocks): try blocks.matches(of: dfa, into: &matches)
         case .v2(let blocks): try blocks.matches(of: dfa, into: &matches)
         }
+    }
+
+    /// Σ docFreq of the terms in `lower...upper`, and at most how many terms they are (whole blocks), reading keys
+    /// only in the two blocks at the ends.
+    package func docFreqSum(from lower: [UInt8], through upper: [UInt8]) throws(FormatError) -> (
+        docFreqs: UInt64, maximumTerms: Int
+    ) {
+        func edge(
+            _ from: UnsafeRawBufferPointer, _ includingFrom: Bool, _ to: UnsafeRawBufferPointer, _ includingTo: Bool
+        ) throws(FormatError) -> UInt64 {
+            var total: UInt64 = 0
+            try unsafe forEachTerm(from: Array(from), includingLower: includingFrom, to: Array(to), includingUpper: includingTo) {
+                _, info in
+                total += UInt64(info.docFreq)
+                return true
+            }
+            return total
+        }
+        let result = unsafe lower.withUnsafeBytes { low in
+            unsafe upper.withUnsafeBytes { high in
+                Result { () throws(FormatError) -> (docFreqs: UInt64, maximumTerms: Int) in
+                    switch layout {
+                    case .v1(let blocks): unsafe try blocks.docFreqSum(from: low, through: high, edge: edge)
+                    case .v2(let blocks): unsafe try blocks.docFreqSum(from: low, through: high, edge: edge)
+                    }
+                }
+            }
+        }
+        return try result.get()
     }
 
     /// Calls `visit` with every term in `lower...upper` (or `lower..<upper`), in byte order, until it returns false.

@@ -5,11 +5,16 @@ import LoupeCodec
 package struct TermDictionaryWriter {
     private var out = ByteWriter(capacity: 1 << 16)
     private var directory:
-        [(field: Int, terms: UInt64, section: UInt64, index: UInt64, startWidth: UInt8, keyWidth: UInt8)] = []
+        [(
+            field: Int, terms: UInt64, section: UInt64, index: UInt64, startWidth: UInt8, keyWidth: UInt8,
+            documents: UInt64, postings: UInt64
+        )] = []
     private let blockSize: Int
     private var field = -1
     private var sectionStart = 0
     private var termCount: UInt64 = 0
+    /// Σ docFreq of the field's terms so far.
+    private var postingsCount: UInt64 = 0
     /// Per finished block of the field: its start relative to the section, and the end of its first key.
     private var blockStarts: [UInt64] = []
     private var firstKeyEnds: [UInt64] = []
@@ -33,6 +38,7 @@ package struct TermDictionaryWriter {
         field = ordinal
         sectionStart = out.count
         termCount = 0
+        postingsCount = 0
         blockStarts.removeAll(keepingCapacity: true)
         firstKeyEnds.removeAll(keepingCapacity: true)
         firstKeys.removeAll(keepingCapacity: true)
@@ -58,6 +64,7 @@ package struct TermDictionaryWriter {
         unsafe previousKey.append(contentsOf: key)
         infos.append(info)
         termCount += 1
+        postingsCount += UInt64(info.docFreq)
         if infos.count == blockSize { flushBlock() }
     }
 
@@ -122,7 +129,9 @@ package struct TermDictionaryWriter {
         if pendingBits > 0 { out.writeU8(UInt8(truncatingIfNeeded: pending)) }
     }
 
-    package mutating func finishField() {
+    /// Ends the current field. `documentCount`: the documents holding at least one of its terms (with the sum of
+    /// the terms' document frequencies it tells whether any document has two terms of the field).
+    package mutating func finishField(documentCount: Int) {
         flushBlock()
         let indexOffset = out.count
         blockStarts.append(UInt64(indexOffset - sectionStart))
@@ -132,7 +141,10 @@ package struct TermDictionaryWriter {
         BitpackedArray.write([0] + firstKeyEnds, width: keyWidth, into: &out)
         out.writeBytes(firstKeys)
         directory.append(
-            (field, termCount, UInt64(sectionStart), UInt64(indexOffset), UInt8(startWidth), UInt8(keyWidth)))
+            (
+                field, termCount, UInt64(sectionStart), UInt64(indexOffset), UInt8(startWidth), UInt8(keyWidth),
+                UInt64(documentCount), postingsCount
+            ))
     }
 
     package consuming func finish() -> [UInt8] {
@@ -146,6 +158,8 @@ package struct TermDictionaryWriter {
             out.writeU16(UInt16(blockSize))
             out.writeU8(entry.startWidth)
             out.writeU8(entry.keyWidth)
+            out.writeU64(entry.documents)
+            out.writeU64(entry.postings)
         }
         out.writeU64(directoryOffset)
         Footer.append(kind: SegmentComponent.terms.kind, version: SegmentComponent.terms.formatVersion, to: &out)
