@@ -48,7 +48,7 @@ final class TemporaryFolder {
     /// Writes `text` to a file in the folder and returns its path.
     func file(_ name: String, _ text: String) throws -> String {
         let file = path + "/" + name
-        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        try text.write(toFile: file, atomically: false, encoding: .utf8)
         return file
     }
 

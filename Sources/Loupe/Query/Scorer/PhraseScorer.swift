@@ -7,6 +7,7 @@
 /// document allocates nothing.
 @safe
 package final class PhraseScorer: DocAtATimeScorer {
+    /// The terms' cursors, rarest first.
     private let postings: [PostingsCursor]
     private let positions: [PositionsCursor]
     /// Position of each term inside the phrase.
@@ -15,15 +16,19 @@ package final class PhraseScorer: DocAtATimeScorer {
     private let norms: FieldNormsReader.Column?
     private let bm25: BM25Weight
     /// Per term, a buffer for one document's positions, and its capacity.
-    private var buffers: [UnsafeMutablePointer<UInt32>]
-    private var capacities: [Int]
+    // The scorer's state is touched for every candidate document; it is only ever accessed from the scorer's own
+    // methods, one call at a time, so Swift's dynamic exclusivity checks are switched off for it.
+    @exclusivity(unchecked) private var buffers: [UnsafeMutablePointer<UInt32>]
+    @exclusivity(unchecked) private var capacities: [Int]
     @exclusivity(unchecked) private var phraseFrequency: UInt32 = 0
-    package private(set) var doc: DocID = 0
+    @exclusivity(unchecked) private var current: DocID = 0
+    package var doc: DocID { unsafe current }
     package let scoring: Bool
     /// With `recordsStarts` (an exact phrase), where each occurrence in the current document starts: the position of
     /// the phrase's offset 0, whatever its term.
     private let recordsStarts: Bool
-    package private(set) var starts: [Int64] = []
+    @exclusivity(unchecked) private var occurrenceStarts: [Int64] = []
+    package var starts: [Int64] { unsafe occurrenceStarts }
 
     /// - Parameters:
     ///   - terms: each term's postings and positions cursors with its offset in the phrase.
@@ -41,9 +46,9 @@ package final class PhraseScorer: DocAtATimeScorer {
         self.slop = slop
         self.norms = norms
         self.bm25 = bm25
-        capacities = Array(repeating: 16, count: sorted.count)
+        unsafe capacities = Array(repeating: 16, count: sorted.count)
         unsafe buffers = unsafe (0..<sorted.count).map { _ in .allocate(capacity: 16) }
-        doc = postings.isEmpty ? terminatedDoc : settle(from: postings[0].doc)
+        unsafe current = postings.isEmpty ? terminatedDoc : settle(from: postings[0].doc)
     }
 
     deinit {
@@ -60,13 +65,13 @@ package final class PhraseScorer: DocAtATimeScorer {
 
     package func next() -> DocID {
         guard doc != terminatedDoc else { return doc }
-        doc = settle(from: postings[0].advance())
+        unsafe current = settle(from: postings[0].advance())
         return doc
     }
 
     package func advance(to target: DocID) -> DocID {
         guard doc < target else { return doc }
-        doc = settle(from: postings[0].seek(target))
+        unsafe current = settle(from: postings[0].seek(target))
         return doc
     }
 
@@ -104,10 +109,10 @@ package final class PhraseScorer: DocAtATimeScorer {
         for i in postings.indices {
             let tf = Int(postings[i].termFrequency)
             guard positions[i].canHold(tf) else { return 0 }
-            if capacities[i] < tf {
+            if unsafe capacities[i] < tf {
                 unsafe buffers[i].deallocate()
                 unsafe buffers[i] = .allocate(capacity: tf)
-                capacities[i] = tf
+                unsafe capacities[i] = tf
             }
             guard unsafe positions[i].read(ordinal: postings[i].positionsBefore, count: tf, into: buffers[i]) else {
                 return 0
@@ -119,7 +124,7 @@ package final class PhraseScorer: DocAtATimeScorer {
             unsafe cursors.initialize(repeating: 0)
             let leadCount = Int(postings[0].termFrequency)
             var found: UInt32 = 0
-            starts.removeAll(keepingCapacity: true)
+            unsafe occurrenceStarts.removeAll(keepingCapacity: true)
             for p in 0..<leadCount {
                 let start = Int64(unsafe buffers[0][p]) - Int64(offsets[0])
                 var matched = true
@@ -135,7 +140,7 @@ package final class PhraseScorer: DocAtATimeScorer {
                 if matched {
                     found += 1
                     if recordsStarts {
-                        starts.append(start)
+                        unsafe occurrenceStarts.append(start)
                     } else if !scoring {
                         return found  // one occurrence decides a match that is not scored
                     }

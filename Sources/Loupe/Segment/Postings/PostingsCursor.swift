@@ -29,6 +29,10 @@ package final class PostingsCursor {
     @exclusivity(unchecked) private var decoded = 0
     @exclusivity(unchecked) private var slot = 0
     @exclusivity(unchecked) private var current: DocID = 0
+    /// `positionsBefore`'s running sum: Σ tf before slot `summedSlot` of block `summedBlock`.
+    @exclusivity(unchecked) private var summedBlock = -1
+    @exclusivity(unchecked) private var summedSlot = 0
+    @exclusivity(unchecked) private var summed: UInt32 = 0
     /// The skip entry the pruning bounds last stopped at.
     @exclusivity(unchecked) private var shallowMemo = 0
     /// The first inconsistency found while decoding; the slot is exhausted from there on.
@@ -81,10 +85,19 @@ package final class PostingsCursor {
     @inline(__always) package var termFrequency: UInt32 { unsafe tfs[slot] }
 
     /// Σ tf of the documents before the current one: the index of its first position in the term's positions stream.
+    /// Sums forward from the last call's slot in the same block, so a block's calls add each tf once.
     package var positionsBefore: UInt32 {
-        var sum: UInt32 = unsafe blockIndex == 0 || fullBlocks == 0 ? 0 : skipField(blockIndex - 1, at: PostingsFormat.positionsUpToOffset)
-        for i in unsafe 0..<slot { unsafe sum &+= tfs[i] }
-        return sum
+        if unsafe summedBlock != blockIndex || summedSlot > slot {
+            unsafe summedBlock = blockIndex
+            unsafe summedSlot = 0
+            unsafe summed = unsafe blockIndex == 0 || fullBlocks == 0
+                ? 0 : skipField(blockIndex - 1, at: PostingsFormat.positionsUpToOffset)
+        }
+        while unsafe summedSlot < slot {
+            unsafe summed &+= tfs[summedSlot]
+            unsafe summedSlot += 1
+        }
+        return unsafe summed
     }
 
     /// Moves to the next document and returns it.
