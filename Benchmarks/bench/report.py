@@ -173,8 +173,8 @@ def latency_tables(queries, rows, engines):
               "Loupe µs over median x µs, on the queries both timed in that row; tan-fl: over tantivy's minus its "
               "binding floor.",
               "=count: share of queries whose hit count equals tantivy's; ovl10: mean |A∩B|/max(|A|,|B|) of the "
-              "top-10 ids against tantivy's. \"-\": not timed (Loupe's pruned row, until loupe-bench writes it). FTS5 "
-              "cannot prune: its pruned row is ORDER BY rank LIMIT 10 without the id lookup."]
+              "top-10 ids against tantivy's. \"-\": not timed (FTS5 has no fuzzy, regex, range or field_value "
+              "query here). FTS5 cannot prune: its pruned row is ORDER BY rank LIMIT 10 without the id lookup."]
     return lines, agreements, chart
 
 

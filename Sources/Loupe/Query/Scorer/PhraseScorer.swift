@@ -105,49 +105,56 @@ package final class PhraseScorer: DocAtATimeScorer {
     }
 
     /// Occurrences of the phrase in the current document: positions p such that every term i is at p + offset_i.
+    /// The lead (rarest) term's positions are filtered term by term, in place, so a term that rules the document out
+    /// spares reading the positions of the terms after it.
     private func countPhrases() -> UInt32 {
-        for i in postings.indices {
-            let tf = Int(postings[i].termFrequency)
-            guard positions[i].canHold(tf) else { return 0 }
-            if unsafe capacities[i] < tf {
-                unsafe buffers[i].deallocate()
-                unsafe buffers[i] = .allocate(capacity: tf)
-                unsafe capacities[i] = tf
-            }
-            guard unsafe positions[i].read(ordinal: postings[i].positionsBefore, count: tf, into: buffers[i]) else {
-                return 0
-            }
+        guard readPositions(0) else { return 0 }
+        if slop > 0 {
+            for i in 1..<postings.count { guard readPositions(i) else { return 0 } }
+            return countSloppyPhrases()
         }
-        if slop > 0 { return countSloppyPhrases() }
-        // Walk the lead term's positions; every other term keeps a cursor into its own sorted positions.
-        return unsafe withUnsafeTemporaryAllocation(of: Int.self, capacity: postings.count) { cursors in
-            unsafe cursors.initialize(repeating: 0)
-            let leadCount = Int(postings[0].termFrequency)
-            var found: UInt32 = 0
+        let lead = unsafe buffers[0]
+        var survivors = Int(postings[0].termFrequency)
+        let last = postings.count - 1
+        // Without scoring or starts, one occurrence decides the match: the last term stops at its first.
+        let stopsAtFirst = !scoring && !recordsStarts
+        for i in 1..<postings.count {
+            guard readPositions(i) else { return 0 }
+            let other = unsafe buffers[i]
+            let count = Int(postings[i].termFrequency)
+            let shift = Int64(offsets[i]) - Int64(offsets[0])
+            var kept = 0
+            var c = 0
+            for k in 0..<survivors {
+                let want = Int64(unsafe lead[k]) + shift
+                while c < count && Int64(unsafe other[c]) < want { c += 1 }
+                if c == count { break }
+                if Int64(unsafe other[c]) == want {
+                    unsafe lead[kept] = lead[k]
+                    kept += 1
+                    if stopsAtFirst && i == last { return 1 }
+                }
+            }
+            survivors = kept
+            if survivors == 0 { return 0 }
+        }
+        if recordsStarts {
             unsafe occurrenceStarts.removeAll(keepingCapacity: true)
-            for p in 0..<leadCount {
-                let start = Int64(unsafe buffers[0][p]) - Int64(offsets[0])
-                var matched = true
-                for i in 1..<postings.count {
-                    let want = start + Int64(offsets[i])
-                    let count = Int(postings[i].termFrequency)
-                    var c = unsafe cursors[i]
-                    while c < count && Int64(unsafe buffers[i][c]) < want { c += 1 }
-                    unsafe cursors[i] = c
-                    if c == count { return found }
-                    if Int64(unsafe buffers[i][c]) != want { matched = false }
-                }
-                if matched {
-                    found += 1
-                    if recordsStarts {
-                        unsafe occurrenceStarts.append(start)
-                    } else if !scoring {
-                        return found  // one occurrence decides a match that is not scored
-                    }
-                }
-            }
-            return found
+            for k in 0..<survivors { unsafe occurrenceStarts.append(Int64(lead[k]) - Int64(offsets[0])) }
         }
+        return UInt32(survivors)
+    }
+
+    /// Reads term `i`'s positions in the current document into its buffer, growing the buffer first if needed.
+    private func readPositions(_ i: Int) -> Bool {
+        let tf = Int(postings[i].termFrequency)
+        guard positions[i].canHold(tf) else { return false }
+        if unsafe capacities[i] < tf {
+            unsafe buffers[i].deallocate()
+            unsafe buffers[i] = .allocate(capacity: tf)
+            unsafe capacities[i] = tf
+        }
+        return unsafe positions[i].read(ordinal: postings[i].positionsBefore, count: tf, into: buffers[i])
     }
 
     /// Sloppy occurrences: one position of each term, their positions relative to the phrase (position − offset)
