@@ -196,6 +196,7 @@ extension ByteDFA {
             unsafe acceptTags.append(ScalarNFA.notAccepting)
             unsafe acceptsEverythingFlags.append(false)
         }
+        unsafe knownDeadBytes.append(contentsOf: repeatElement(0, count: 4))
         unsafe stateCount += 1
         return state
     }

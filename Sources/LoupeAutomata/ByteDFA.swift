@@ -33,6 +33,9 @@
     @usableFromInline @exclusivity(unchecked) var acceptTags: [UInt8]
     /// Per DFA state: holds an NFA state that is `absorbing`.
     @usableFromInline @exclusivity(unchecked) var acceptsEverythingFlags: [Bool]
+    /// Per DFA state, four words: bit `b` set once `nextLiveByte` has seen byte `b` lead to `dead`, so later scans
+    /// step over runs of dead bytes a word at a time.
+    @usableFromInline @exclusivity(unchecked) var knownDeadBytes: [UInt64]
     /// Per NFA state: some path from it reaches an accepting state.
     let live: [Bool]
     /// Per NFA state: accepting after epsilon moves, with self-loops covering every scalar.
@@ -77,6 +80,7 @@
         stateOfKey = [[0]: Self.dead]
         unsafe acceptTags = [ScalarNFA.notAccepting]
         unsafe acceptsEverythingFlags = [false]
+        unsafe knownDeadBytes = [UInt64](repeating: .max, count: 4)
         absorbing = findAbsorbingStates()
         unsafe mayAcceptEverything = absorbing.contains(true)
         unsafe startState = complete(closureOf: [nfa.start])
@@ -122,19 +126,29 @@
     }
 
     /// The smallest byte above `byte` that does not lead `state` to `dead`, or `nil`: where a walk over sorted
-    /// terms resumes once every term under a prefix ending in `byte` is rejected.
+    /// terms resumes once every term under a prefix ending in `byte` is rejected. Computes the transitions a byte
+    /// by byte scan would, in the same order; the bytes found dead are remembered per state.
     ///
     /// - Precondition: `state` was returned by this DFA.
-    /// - Complexity: O(256 − `byte`) table loads once the transitions are computed.
+    /// - Complexity: O(1) per run of 64 bytes already known dead, one table load per other byte passed.
     @inlinable
     package func nextLiveByte(_ state: Int32, after byte: UInt8) -> UInt8? {
         precondition(UInt(bitPattern: Int(state)) < UInt(bitPattern: unsafe stateCount), "not a state of this DFA")
+        let row = Int(state) &<< 2
         var candidate = Int(byte) &+ 1
         while candidate <= 0xFF {
+            let word = candidate &>> 6
+            let open = unsafe ~knownDeadBytes[row &+ word] & (UInt64.max &<< UInt64(candidate & 63))
+            guard open != 0 else {
+                candidate = (word &+ 1) &<< 6
+                continue
+            }
+            candidate = word &<< 6 | open.trailingZeroBitCount
             // Read the table each time: computing a transition may move it.
             var next = unsafe table[Int(state) &<< 8 | candidate]
             if next < 0 { next = computeTransition(state, UInt8(candidate)) }
             if next != Self.dead { return UInt8(candidate) }
+            unsafe knownDeadBytes[row &+ word] |= 1 &<< UInt64(candidate & 63)
             candidate &+= 1
         }
         return nil
@@ -154,9 +168,9 @@
     /// The number of states built so far, the dead one included.
     package var builtStateCount: Int { unsafe stateCount }
 
-    /// Bytes held, about: the transition table, each state's key and flags, and the per-NFA-state scratch (the NFA
-    /// itself is shared with whoever built the DFA).
+    /// Bytes held, about: the transition table, each state's key, flags and known dead bytes, and the per-NFA-state
+    /// scratch (the NFA itself is shared with whoever built the DFA).
     package var memoryFootprint: Int {
-        capacity << 10 + keys.reduce(0) { $0 + 4 * $1.count + 48 } + 6 * live.count
+        capacity << 10 + keys.reduce(0) { $0 + 4 * $1.count + 80 } + 6 * live.count
     }
 }

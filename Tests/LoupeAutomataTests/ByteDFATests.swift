@@ -227,6 +227,29 @@ import TestSupport
         #expect(totalSkipped > 0, "seed \(seed): dead prefixes skipped nothing")
     }
 
+    /// `nextLiveByte` against stepping every later byte, asked repeatedly from random states and bytes so that later
+    /// answers come from the dead bytes the earlier ones remembered.
+    @Test(arguments: 0..<4 as Range<UInt64>)
+    func nextLiveByteIsTheFirstByteNotLeadingToDead(seed: UInt64) throws {
+        var rng = SplitMix64(seed: seed)
+        let automata = [
+            try Regex.compile("c.eviot"), try Regex.compile("(?i)[ab]+é?"), try Regex.compile(".{2}(日|本)+.?"),
+            Levenshtein.automaton("ab日", distance: 1, transpositions: true, prefix: false),
+        ]
+        for nfa in automata {
+            let dfa = ByteDFA(nfa)
+            var states: [Int32] = [dfa.start]
+            for _ in 0..<400 {
+                let state = rng.pick(states)
+                let byte = UInt8.random(in: 0...255, using: &rng)
+                let expected = (Int(byte) + 1..<256).first { dfa.step(state, UInt8($0)) != ByteDFA.dead }
+                #expect(dfa.nextLiveByte(state, after: byte).map(Int.init) == expected, "seed \(seed), state \(state)")
+                let next = dfa.step(state, UInt8.random(in: 0...255, using: &rng))
+                if next != ByteDFA.dead && !states.contains(next) { states.append(next) }
+            }
+        }
+    }
+
     /// Random bytes through random automata: no traps, and `match` equals stepping by hand.
     @Test(arguments: 0..<6 as Range<UInt64>)
     func randomBytesNeverCrash(seed: UInt64) throws {

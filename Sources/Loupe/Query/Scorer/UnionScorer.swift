@@ -350,6 +350,8 @@ package struct UnionCore<Child: Scorer>: ~Copyable {
 }
 
 /// A union of term scorers (one word over several fields, `a b`, expansions): children called directly.
+/// It and `UnionScorer` are two concrete classes around one generic core, not one generic class: called through
+/// `any Scorer`, a generic class would run its unspecialised code.
 @safe
 package final class TermUnionScorer: Scorer {
     @exclusivity(unchecked) private var core: UnionCore<TermScorer>
