@@ -16,7 +16,7 @@ so that their peak RSS is their own.
     Benchmarks/compare.sh --corpus Benchmarks/corpora/movies/movies.jsonl.gz \
         --schema Benchmarks/corpora/movies/schema.json --queries Benchmarks/corpora/movies/queries.classes.tsv \
         [--extra-queries Benchmarks/corpora/movies/regex.tsv] [--fuzzy Benchmarks/corpora/movies/fuzzy.txt] \
-        [--repeat 3] [--limit-docs 3000] [--engines loupe,tantivy,lucene,fts5] [--stored id]
+        [--repeat 3] [--rounds 2] [--limit-docs 3000] [--engines loupe,tantivy,lucene,fts5] [--stored id]
 
 Query files hold `class<TAB>query` lines (or bare queries, classed by shape), in Loupe's query syntax, which
 tantivy runs as is except for two clause forms its parser lacks: `field:word~N` (fuzzy) and `field:/pattern/`
@@ -39,6 +39,10 @@ blank for it.
                         block: P@10 (share of the top-10 hits holding the intended word) and MRR (of the first
                         such hit), for Loupe, tantivy and Lucene, judged by tantivy term queries for the intended
                         word.
+  --rounds N            run every engine N times (indexing included), in alternating order (loupe, tantivy,
+                        lucene, fts5, then back), and keep per query and timed row each engine's best round, its
+                        fastest indexing and open, and its lowest floors: a shared machine's slow minutes then
+                        cannot fall on one engine's only round. Recorded as run.rounds.
   --loupe-json PATH     reuse a loupe-bench results file (e.g. a kept run) instead of building and running it.
   --upserts [N]         add the update-heavy phase (issue #5), run after the query passes on the index just built:
                         N upserts (100,000 when N is left out), each deleting one document by the schema's
@@ -71,7 +75,7 @@ sys.dont_write_bytecode = True  # no __pycache__ inside the repository
 from bench.inputs import (STORED_CHOICES, corpus_lines, floor_query, load_fuzzy, load_queries,  # noqa: E402
                           load_schema, run_schema, write_schema)
 from bench.lucene_run import LuceneUnavailable, run_lucene  # noqa: E402
-from bench.measure import FLOOR_SAMPLES  # noqa: E402
+from bench.measure import FLOOR_SAMPLES, best_of_rounds  # noqa: E402
 from bench.report import ENGINES, draw_chart, report  # noqa: E402
 from bench.updates import write_upserts  # noqa: E402
 
@@ -169,6 +173,9 @@ def parse_args(argv):
     ap.add_argument("--stored", choices=STORED_CHOICES, default="id",
                     help="fields every engine stores: only the schema's id_field (default), or all of them")
     ap.add_argument("--repeat", type=int, default=10, help="timed passes over the query list")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="run every engine this many times, in alternating order, each keeping per query its best "
+                         "round (default 1)")
     ap.add_argument("--threads", type=int, help="passed to loupe-bench (tantivy and FTS5 always use one)")
     ap.add_argument("--memory-mb", type=int, help="indexing memory budget for every engine (default: Loupe's, or 50)")
     ap.add_argument("--limit-docs", type=int, help="index only the first N docs")
@@ -187,6 +194,8 @@ def parse_args(argv):
         ap.error(f"unknown engine(s): {', '.join(sorted(unknown))}")
     if (args.upserts is not None and args.upserts < 1) or args.upsert_batch < 1:
         ap.error("--upserts and --upsert-batch need a positive number")
+    if args.rounds < 1 or (args.rounds > 1 and (args.upserts is not None or args.loupe_json)):
+        ap.error("--rounds needs a positive number, and 1 with --upserts or --loupe-json")
     args.corpus, args.schema, args.queries = map(os.path.abspath, (args.corpus, args.schema, args.queries))
     args.extra_queries = [os.path.abspath(p) for p in args.extra_queries]
     args.chart = args.chart or os.path.splitext(args.out)[0] + ".png"
@@ -222,7 +231,8 @@ def main(argv):
                                       "corpus_name": re.sub(r"\.jsonl(\.gz)?$", "", os.path.basename(args.corpus)),
                                       "python": platform.python_version(), "queries": args.queries,
                                       "extra_queries": args.extra_queries, "fuzzy": args.fuzzy,
-                                      "repeat": args.repeat, "schema": args.schema, "stored": args.stored,
+                                      "repeat": args.repeat, "rounds": args.rounds, "schema": args.schema,
+                                      "stored": args.stored,
                                       "floor_query": floor_query(schema)}}
     args.upserts_path = None
     if args.upserts:
@@ -238,18 +248,29 @@ def main(argv):
     if args.memory_mb is None:  # every engine gets Loupe's budget
         args.memory_mb = int(((loupe_reused or {}).get("config") or {}).get("memory_budget_mb") or 50)
     failures = []
+    rounds = {engine: [] for engine in args.engines}
+    for round_index in range(args.rounds):
+        # Alternating the order puts each engine early in one round and late in the next.
+        for engine in args.engines if round_index % 2 == 0 else args.engines[::-1]:
+            if engine in failures:
+                continue
+            print(f"compare: running {engine}" + (f" (round {round_index + 1} of {args.rounds})" if args.rounds > 1
+                                                  else "") + "…", file=sys.stderr, flush=True)
+            shutil.rmtree(os.path.join(args.workdir, engine), ignore_errors=True)  # each round indexes afresh
+            try:
+                if engine == "loupe":
+                    record = loupe_reused or run_loupe(args, queries_path)
+                elif engine == "lucene":
+                    record = run_lucene(engine_job(engine, args, queries, schema, fuzzy))
+                else:
+                    record = run_worker(engine, args, queries, schema, fuzzy)
+                rounds[engine].append(record)
+            except (subprocess.CalledProcessError, OSError, KeyError, ValueError, LuceneUnavailable) as e:
+                print(f"compare: {engine} failed: {e}", file=sys.stderr)
+                failures.append(engine)
     for engine in args.engines:
-        print(f"compare: running {engine}…", file=sys.stderr, flush=True)
-        try:
-            if engine == "loupe":
-                results["engines"]["loupe"] = loupe_reused or run_loupe(args, queries_path)
-            elif engine == "lucene":
-                results["engines"]["lucene"] = run_lucene(engine_job(engine, args, queries, schema, fuzzy))
-            else:
-                results["engines"][engine] = run_worker(engine, args, queries, schema, fuzzy)
-        except (subprocess.CalledProcessError, OSError, KeyError, ValueError, LuceneUnavailable) as e:
-            print(f"compare: {engine} failed: {e}", file=sys.stderr)
-            failures.append(engine)
+        if engine not in failures:
+            results["engines"][engine] = best_of_rounds(rounds[engine]) if args.rounds > 1 else rounds[engine][0]
     table, chart = report(results, queries, fuzzy)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as fh:

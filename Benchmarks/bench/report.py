@@ -308,7 +308,9 @@ def report(results, queries, fuzzy=()):
     rows = {e: by_key(engines[e], queries) for e in names}
     corpus, run = results["corpus"], results["run"]
     lines = [f"corpus {run['corpus_name']}: {corpus['docs']:,} docs, {corpus['bytes'] / 1e6:,.1f} MB of JSONL; "
-             f"{len(queries)} queries, {run['repeat']} timed passes; stored fields: {run.get('stored', '?')}; "
+             f"{len(queries)} queries, {run['repeat']} timed passes"
+             f"{', best of %d rounds' % run['rounds'] if run.get('rounds', 1) > 1 else ''}; "
+             f"stored fields: {run.get('stored', '?')}; "
              f"{run['date']}, {run['machine']}",
              "Ratios are Loupe/other: for latency, size, open time and RSS, < 1 means Loupe is faster/smaller; "
              "for docs/s and MB/s, > 1 means Loupe is faster.", ""]
