@@ -10,6 +10,10 @@ package final class PhraseScorer: DocAtATimeScorer {
     /// The terms' cursors, rarest first.
     private let postings: [PostingsCursor]
     private let positions: [PositionsCursor]
+    /// The same cursors, called through without a retain and release per candidate document (the arrays above
+    /// keep them alive as long as the scorer).
+    private let unretainedPostings: [Unmanaged<PostingsCursor>]
+    private let unretainedPositions: [Unmanaged<PositionsCursor>]
     /// Position of each term inside the phrase.
     private let offsets: [UInt32]
     private let slop: UInt32
@@ -42,6 +46,8 @@ package final class PhraseScorer: DocAtATimeScorer {
         let sorted = terms.sorted { $0.postings.documentFrequency < $1.postings.documentFrequency }
         postings = sorted.map(\.postings)
         positions = sorted.map(\.positions)
+        unsafe unretainedPostings = unsafe sorted.map { unsafe Unmanaged.passUnretained($0.postings) }
+        unsafe unretainedPositions = unsafe sorted.map { unsafe Unmanaged.passUnretained($0.positions) }
         offsets = sorted.map(\.offset)
         self.slop = slop
         self.norms = norms
@@ -89,17 +95,18 @@ package final class PhraseScorer: DocAtATimeScorer {
         while candidate != terminatedDoc {
             var agreed = true
             for i in 1..<postings.count {
-                let d = postings[i].seek(candidate)
+                let d = unsafe unretainedPostings[i]._withUnsafeGuaranteedRef { $0.seek(candidate) }
                 if d != candidate {
                     agreed = false
-                    candidate = d == terminatedDoc ? terminatedDoc : postings[0].seek(d)
+                    candidate = d == terminatedDoc
+                        ? terminatedDoc : unsafe unretainedPostings[0]._withUnsafeGuaranteedRef { $0.seek(d) }
                     break
                 }
             }
             if !agreed { continue }
             unsafe phraseFrequency = countPhrases()
             if unsafe phraseFrequency > 0 { return candidate }
-            candidate = postings[0].advance()
+            candidate = unsafe unretainedPostings[0]._withUnsafeGuaranteedRef { $0.advance() }
         }
         return terminatedDoc
     }
@@ -147,14 +154,18 @@ package final class PhraseScorer: DocAtATimeScorer {
 
     /// Reads term `i`'s positions in the current document into its buffer, growing the buffer first if needed.
     private func readPositions(_ i: Int) -> Bool {
-        let tf = Int(postings[i].termFrequency)
-        guard positions[i].canHold(tf) else { return false }
-        if unsafe capacities[i] < tf {
-            unsafe buffers[i].deallocate()
-            unsafe buffers[i] = .allocate(capacity: tf)
-            unsafe capacities[i] = tf
+        unsafe unretainedPostings[i]._withUnsafeGuaranteedRef { postings in
+            unsafe unretainedPositions[i]._withUnsafeGuaranteedRef { positions in
+                let tf = Int(postings.termFrequency)
+                guard positions.canHold(tf) else { return false }
+                if unsafe capacities[i] < tf {
+                    unsafe buffers[i].deallocate()
+                    unsafe buffers[i] = .allocate(capacity: tf)
+                    unsafe capacities[i] = tf
+                }
+                return unsafe positions.read(ordinal: postings.positionsBefore, count: tf, into: buffers[i])
+            }
         }
-        return unsafe positions[i].read(ordinal: postings[i].positionsBefore, count: tf, into: buffers[i])
     }
 
     /// Sloppy occurrences: one position of each term, their positions relative to the phrase (position − offset)
