@@ -46,6 +46,8 @@ import TestSupport
                 let tagLow = "t\(Int.random(in: 0...30, using: &rng))"
                 let cases: [(Query, (Int) -> Bool)] = [
                     (.range("every", low...high), { (low...high).contains(rows[$0].every) }),
+                    (.range("every", low...), { rows[$0].every >= low }),
+                    (.range("every", ...high), { rows[$0].every <= high }),
                     (.range("some", (low / 8)...(high / 8)), { rows[$0].some.map { ((low / 8)...(high / 8)).contains($0) } ?? false }),
                     (.range("slow", Int64(low) - 200...Int64(high) - 200), { (Int64(low) - 200...Int64(high) - 200).contains(rows[$0].slow) }),
                     (.range("many", (low / 20)...(high / 20)), { rows[$0].many.contains { ((low / 20)...(high / 20)).contains($0) } }),

@@ -161,10 +161,12 @@ extension TermBlockLayout {
 
     /// Σ docFreq of the terms in `lower...upper`, and at most how many terms that is: the blocks wholly inside from
     /// their infos alone, the two blocks at the ends term by term through `edge` (which sums a key range of one
-    /// block's worth).
-    /// - Complexity: O(log blocks) plus two blocks' keys plus one info run per block between.
+    /// block's worth). Given the field's `total` Σ docFreq, a range over most of the field's blocks is summed the
+    /// other way: `total` less the blocks outside it.
+    /// - Complexity: O(log blocks) plus two blocks' keys plus one info run per block between (or, with `total`,
+    ///   per block outside when those are fewer).
     func docFreqSum(
-        from lower: UnsafeRawBufferPointer, through upper: UnsafeRawBufferPointer,
+        from lower: UnsafeRawBufferPointer, through upper: UnsafeRawBufferPointer, total: UInt64?,
         edge: (_ from: UnsafeRawBufferPointer, _ includingFrom: Bool, _ to: UnsafeRawBufferPointer, _ includingTo: Bool)
             throws(FormatError) -> UInt64
     ) throws(FormatError) -> (docFreqs: UInt64, maximumTerms: Int) {
@@ -173,12 +175,25 @@ extension TermBlockLayout {
         let last = unsafe block(containing: upper, from: first)
         let terms = (last - first + 1) * blockSize
         guard first < last else { return unsafe (try edge(lower, true, upper, true), terms) }
-        var total = unsafe try edge(lower, true, firstKey(first + 1), false)
-        for b in (first + 1)..<last {
+        func blockTotal(_ b: Int) throws(FormatError) -> UInt64 {
             var decoder = try open(b)
-            total += try decoder.docFreqTotal()
+            return try decoder.docFreqTotal()
         }
-        return unsafe (total + (try edge(firstKey(last), true, upper, true)), terms)
+        if let total, first + (blockCount - 1 - last) + 1 < last - first - 1 {
+            // The last block is read whole as well, less what lies up to `upper`. Sums wrap rather than trap on
+            // damaged counts; a total the blocks contradict is not used.
+            let lastBlock = try blockTotal(last)
+            let throughUpper = unsafe try edge(firstKey(last), true, upper, true)
+            var outside = unsafe try edge(firstKey(first), true, lower, false)
+            for b in 0..<first { outside &+= try blockTotal(b) }
+            for b in (last + 1)..<blockCount { outside &+= try blockTotal(b) }
+            if throughUpper <= lastBlock, lastBlock <= total, outside <= total - (lastBlock - throughUpper) {
+                return (total - (lastBlock - throughUpper) - outside, terms)
+            }
+        }
+        var sum = unsafe try edge(lower, true, firstKey(first + 1), false)
+        for b in (first + 1)..<last { sum &+= try blockTotal(b) }
+        return unsafe (sum &+ (try edge(firstKey(last), true, upper, true)), terms)
     }
 
     /// Bytes every key of block `block` starts with: the prefix its first key shares with the next block's (any

@@ -115,7 +115,8 @@ package struct FieldTermDictionary: Sendable {
     }
 
     /// Σ docFreq of the terms in `lower...upper`, and at most how many terms they are (whole blocks), reading keys
-    /// only in the two blocks at the ends.
+    /// only in the two blocks at the ends; from format v2 on, a range over most of the field is the field's total
+    /// less what lies outside it.
     package func docFreqSum(from lower: [UInt8], through upper: [UInt8]) throws(FormatError) -> (
         docFreqs: UInt64, maximumTerms: Int
     ) {
@@ -134,8 +135,9 @@ package struct FieldTermDictionary: Sendable {
             unsafe upper.withUnsafeBytes { high in
                 Result { () throws(FormatError) -> (docFreqs: UInt64, maximumTerms: Int) in
                     switch layout {
-                    case .v1(let blocks): unsafe try blocks.docFreqSum(from: low, through: high, edge: edge)
-                    case .v2(let blocks): unsafe try blocks.docFreqSum(from: low, through: high, edge: edge)
+                    case .v1(let blocks): unsafe try blocks.docFreqSum(from: low, through: high, total: nil, edge: edge)
+                    case .v2(let blocks):
+                        unsafe try blocks.docFreqSum(from: low, through: high, total: blocks.postingsCount, edge: edge)
                     }
                 }
             }
