@@ -38,7 +38,7 @@ import sys
 import tempfile
 import time
 
-from corpus_support import download_and_unpack, installed_versions, write_jsonl_gz
+from corpus_support import add_source_arguments, package_root, write_jsonl_gz
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -204,31 +204,14 @@ def all_docs(root, counts):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--from", dest="origin", choices=["auto", "download", "installed"],
-                        default="auto", help="auto: installed packages if all six are, else download")
-    parser.add_argument("--root", help="read an unpacked tree (DIR/usr/share/...) instead")
-    parser.add_argument("--apt-lists", default=None,
-                        help="private APT lists directory for downloads (default: a temporary one)")
+    add_source_arguments(parser, "DIR/usr/share/...")
     parser.add_argument("-o", "--out", default=os.path.join(HERE, "english-text", "english-text.jsonl.gz"))
     args = parser.parse_args()
 
     started = time.monotonic()
     work_dir = tempfile.mkdtemp(prefix="loupe-english-text-")
     try:
-        if args.root:
-            root, versions = args.root, {}
-        else:
-            versions = installed_versions(FIXTURE_VERSIONS) if args.origin != "download" else None
-            if versions is not None:
-                root = "/"
-            elif args.origin == "installed":
-                sys.exit("not all of %s are installed (see --help)" % ", ".join(FIXTURE_VERSIONS))
-            else:
-                lists_dir = args.apt_lists or os.path.join(work_dir, "lists")
-                root, versions = download_and_unpack(work_dir, lists_dir, FIXTURE_VERSIONS)
-        for package, version in sorted(versions.items()):
-            note = "" if FIXTURE_VERSIONS.get(package) == version else "  (fixture has %s)" % FIXTURE_VERSIONS.get(package)
-            print("%-15s %s%s" % (package, version, note), file=sys.stderr)
+        root = package_root(args, work_dir, FIXTURE_VERSIONS)
         counts = {}
         n, raw_bytes = write_jsonl_gz(args.out, all_docs(root, counts))
     finally:

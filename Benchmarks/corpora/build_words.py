@@ -38,7 +38,7 @@ import tempfile
 import time
 import unicodedata
 
-from corpus_support import download_and_unpack, installed_versions, write_jsonl_gz
+from corpus_support import add_source_arguments, package_root, write_jsonl_gz
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -94,31 +94,14 @@ def sha256(path):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--from", dest="origin", choices=["auto", "download", "installed"],
-                        default="auto", help="auto: installed packages if all three are, else download")
-    parser.add_argument("--root", help="read an unpacked tree (DIR/usr/share/dict/...) instead")
-    parser.add_argument("--apt-lists", default=None,
-                        help="private APT lists directory for downloads (default: a temporary one)")
+    add_source_arguments(parser, "DIR/usr/share/dict/...")
     parser.add_argument("-o", "--out", default=os.path.join(HERE, "words", "words.jsonl.gz"))
     args = parser.parse_args()
 
     started = time.monotonic()
     work_dir = tempfile.mkdtemp(prefix="loupe-words-")
     try:
-        if args.root:
-            root, versions = args.root, {}
-        else:
-            versions = installed_versions(FIXTURE_VERSIONS) if args.origin != "download" else None
-            if versions is not None:
-                root = "/"
-            elif args.origin == "installed":
-                sys.exit("not all of %s are installed (see --help)" % ", ".join(FIXTURE_VERSIONS))
-            else:
-                lists_dir = args.apt_lists or os.path.join(work_dir, "lists")
-                root, versions = download_and_unpack(work_dir, lists_dir, FIXTURE_VERSIONS)
-        for package, version in sorted(versions.items()):
-            note = "" if FIXTURE_VERSIONS.get(package) == version else "  (fixture has %s)" % FIXTURE_VERSIONS.get(package)
-            print("%-15s %s%s" % (package, version, note), file=sys.stderr)
+        root = package_root(args, work_dir, FIXTURE_VERSIONS)
         n, raw_bytes = write_jsonl_gz(args.out, word_docs(smallest_list(root)))
     finally:
         shutil.rmtree(work_dir, ignore_errors=True)

@@ -102,6 +102,34 @@ def download_and_unpack(work_dir, lists_dir, fixture_versions):
     return root, versions
 
 
+def add_source_arguments(parser, root_hint):
+    """The --from, --root and --apt-lists options of a builder that reads Debian packages."""
+    parser.add_argument("--from", dest="origin", choices=["auto", "download", "installed"],
+                        default="auto", help="auto: installed packages if all of them are, else download")
+    parser.add_argument("--root", help="read an unpacked tree (%s) instead" % root_hint)
+    parser.add_argument("--apt-lists", default=None,
+                        help="private APT lists directory for downloads (default: a temporary one)")
+
+
+def package_root(args, work_dir, fixture_versions):
+    """The tree to read the packages from, as the options of `add_source_arguments` ask: --root, the installed
+    packages ("/"), or the fixture's versions downloaded and unpacked under work_dir. Prints the versions read."""
+    if args.root:
+        return args.root
+    versions = installed_versions(fixture_versions) if args.origin != "download" else None
+    if versions is not None:
+        root = "/"
+    elif args.origin == "installed":
+        sys.exit("not all of %s are installed (see --help)" % ", ".join(fixture_versions))
+    else:
+        lists_dir = args.apt_lists or os.path.join(work_dir, "lists")
+        root, versions = download_and_unpack(work_dir, lists_dir, fixture_versions)
+    for package, version in sorted(versions.items()):
+        note = "" if fixture_versions.get(package) == version else "  (fixture has %s)" % fixture_versions.get(package)
+        print("%-15s %s%s" % (package, version, note), file=sys.stderr)
+    return root
+
+
 def find_list(lists_dir, pattern):
     """The one index file in `lists_dir` matching `pattern`, or exit with a message."""
     hits = sorted(glob.glob(os.path.join(lists_dir, pattern)))
