@@ -193,7 +193,7 @@ public final class Index: Sendable {
             } else {
                 readers.append(
                     try SegmentReader(
-                        directory: directory, meta: segment, verifyChecksums: verifyChecksums, storeCache: storeCache,
+                        directory: directory, meta: segment, schema: meta.schema, verifyChecksums: verifyChecksums, storeCache: storeCache,
                         registry: registry))
             }
         }

@@ -261,7 +261,9 @@ public final class IndexWriter {
                 readers.append(reader)
             } else {
                 readers.append(
-                    try SegmentReader(directory: index.directory, meta: meta, verifyChecksums: false, storeCache: index.storeCache))
+                    try SegmentReader(
+                        directory: index.directory, meta: meta, schema: index.schema, verifyChecksums: false,
+                        storeCache: index.storeCache))
             }
         }
         return readers

@@ -73,11 +73,12 @@ public struct Schema: Sendable, Hashable {
         var index: [String: Int] = [:]
         for (i, field) in fields.enumerated() {
             try Self.validateName(field.name)
-            if field.fast && !field.type.isNumeric {
+            if field.fast && field.type == .text && field.tokenizer != "raw" && field.tokenizer != "lowercase" {
                 throw IndexError(
                     .invalidArgument,
-                    "schema: field '\(field.name)': fast columns hold numbers, booleans and dates for now; "
-                        + "declare it with \"fast\": false", context: .init(field: field.name))
+                    "schema: field '\(field.name)': a fast text field needs the raw or lowercase tokenizer (it has "
+                        + "'\(field.tokenizer)'); use a string field, or declare it with \"fast\": false",
+                    context: .init(field: field.name))
             }
             if index.updateValue(i, forKey: field.name) != nil {
                 throw IndexError(.invalidArgument, "schema: field '\(field.name)' is declared twice")

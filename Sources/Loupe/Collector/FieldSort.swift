@@ -70,7 +70,7 @@ struct FieldSort {
 
         struct Segment: SegmentCollector {
             let ordinal: Int
-            let column: FastColumn?
+            let column: Column?
             let descending: Bool
             fileprivate var ascending: BoundedHeap<Ascending>
             fileprivate var descendingHeap: BoundedHeap<Descending>

@@ -50,7 +50,7 @@ package enum SegmentSerializer {
         files[.postings] = postingsBytes
         files[.positions] = positionsBytes
         files[.store] = writer.store.finish()
-        files[.fast] = writer.fast.serialize()
+        files[.fast] = writer.fast.serialize(maxDoc: Int(writer.maxDoc))
         return files
     }
 

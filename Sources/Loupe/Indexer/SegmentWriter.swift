@@ -35,7 +35,7 @@ package struct SegmentWriter {
     private var analyzers: [AnalysisSession?]
     package let arena = ByteStreamArena()
     package private(set) var store = DocStoreWriter()
-    package private(set) var fast: FastFieldsWriter
+    package private(set) var fast: ColumnarWriter
     package private(set) var maxDoc: UInt32 = 0
 
     package init(schema: Schema, analyzers registry: AnalyzerRegistry) throws(IndexError) {
@@ -56,7 +56,7 @@ package struct SegmentWriter {
         }
         self.slots = slots
         self.analyzers = analyzers
-        fast = FastFieldsWriter(schema: schema)
+        fast = ColumnarWriter(schema: schema)
     }
 
     /// The postings being built, one per indexed field in schema order.
@@ -81,7 +81,7 @@ package struct SegmentWriter {
             i = end
         }
         store.add(document, schema: schema)
-        fast.add(document)
+        fast.add(document, doc: doc)
         maxDoc += 1
     }
 

@@ -2,7 +2,7 @@ import LoupeCodec
 
 /// Merges segments into one, dropping deleted documents: a document keeps its place (segments in order, then
 /// documents in order) and gets the next free id. Postings and positions are rewritten through a k-way merge of
-/// the term dictionaries, norms and fast columns by copying the live rows, and the store by copying every
+/// the term dictionaries, norms by copying the live rows, fast columns by `ColumnarMerger`, and the store by copying every
 /// compressed block without a deleted document as is (re-compressing those of older store formats) — so the result
 /// is an ordinary segment, as if those documents had been indexed together.
 package struct SegmentMerger {
@@ -37,9 +37,8 @@ package struct SegmentMerger {
         files[.terms] = terms
         files[.postings] = postings
         files[.positions] = positions
-        let (store, fast) = try mergedDocuments()
-        files[.store] = store
-        files[.fast] = fast
+        files[.store] = try mergedStore()
+        files[.fast] = ColumnarMerger.merge(schema: schema, segments: segments, newIDs: newIDs, maxDoc: maxDoc)
         return files
     }
 
@@ -169,13 +168,10 @@ package struct SegmentMerger {
         }
     }
 
-    /// The merged document store and fast fields: a store block in this build's format with no deleted document is
-    /// copied compressed, as is; the others (older formats included) give their live documents' encoded bytes to new
-    /// blocks. Fast values are copied from the columns.
-    private func mergedDocuments() throws(IndexError) -> (store: [UInt8], fast: [UInt8]) {
+    /// The merged document store: a block in this build's format with no deleted document is copied compressed, as
+    /// is; the others (older formats included) give their live documents' encoded bytes to new blocks.
+    private func mergedStore() throws(IndexError) -> [UInt8] {
         var store = DocStoreWriter()
-        var fast = FastFieldsWriter(schema: schema)
-        let fastFields = schema.fields.indices.filter { schema.fields[$0].fast && schema.fields[$0].type.isNumeric }
         for (s, segment) in segments.enumerated() {
             for block in segment.store.compressedBlocks {
                 let docs = block.firstDoc..<(block.firstDoc + block.documents)
@@ -198,14 +194,7 @@ package struct SegmentMerger {
                     store.add(encoded: document)
                 }
             }
-            for doc in 0..<DocID(segment.maxDoc) where newIDs[s][Int(doc)] >= 0 {
-                var values = PreparedDocument()
-                for field in fastFields {
-                    for v in segment.fast.column(field)?.values(doc) ?? [] { values.values.append((field, .mapped(v))) }
-                }
-                fast.add(values)
-            }
         }
-        return (store.finish(), fast.serialize())
+        return store.finish()
     }
 }

@@ -111,7 +111,7 @@ package enum DocSetWeight: Sendable {
             insert(rangeTerms, hasFreqs: hasFreqs)
         case .fastExists(let field):
             guard let column = segment.fast.column(field) else { break }
-            for doc in 0..<DocID(segment.maxDoc) where !column.range(doc).isEmpty { bits.insert(doc) }
+            for doc in 0..<DocID(segment.maxDoc) where !column.valueRange(doc).isEmpty { bits.insert(doc) }
         case .normsExist(let field):
             guard let norms = segment.norms.column(field) else { break }
             for doc in 0..<DocID(segment.maxDoc) where norms.code(doc) != 0 { bits.insert(doc) }

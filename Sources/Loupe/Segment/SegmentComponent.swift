@@ -31,8 +31,8 @@ package enum SegmentComponent: CaseIterable, Sendable {
     /// The format version written by this build, per component; readers accept 1...version.
     package var formatVersion: UInt32 {
         switch self {
-        case .terms, .fieldNorms, .store: 2
-        case .postings, .positions, .fast: 1
+        case .terms, .fieldNorms, .store, .fast: 2
+        case .postings, .positions: 1
         }
     }
 

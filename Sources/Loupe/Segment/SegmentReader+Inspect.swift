@@ -34,7 +34,7 @@ extension SegmentReader {
                 field: field, terms: terms.field(field)?.termCount ?? 0,
                 postingsBytes: start.map { share($0.postings, among: postingStarts, fileSize: postings.count) } ?? 0,
                 positionsBytes: start.map { share($0.positions, among: positionStarts, fileSize: positions.count) } ?? 0,
-                normsBytes: norms.column(field)?.byteCount ?? 0, fastBytes: fast.columnBytes[field] ?? 0)
+                normsBytes: norms.column(field)?.byteCount ?? 0, fastBytes: fast.column(field)?.byteCount ?? 0)
             if footprint.terms + footprint.normsBytes + footprint.fastBytes > 0 { out.append(footprint) }
         }
         return out

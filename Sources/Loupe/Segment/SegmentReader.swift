@@ -9,7 +9,7 @@ package final class SegmentReader: Sendable {
     package let positions: FileSlice
     package let norms: FieldNormsReader
     package let store: DocStoreReader
-    package let fast: FastFieldsReader
+    package let fast: ColumnarReader
     /// The segment's deleted documents as of the commit this reader was opened on; nil when none.
     package let deleted: DeletedDocs?
     /// The generation of `deleted`'s file, nil without one.
@@ -34,7 +34,7 @@ package final class SegmentReader: Sendable {
     ///   - storeCache: the index's cache of decoded store blocks, which this segment's store shares.
     ///   - registry: where to count the reader open while it lives (a searcher's readers), if anywhere.
     package init(
-        directory: any Directory, meta: IndexMeta.SegmentMeta, verifyChecksums: Bool, storeCache: DocStoreCache,
+        directory: any Directory, meta: IndexMeta.SegmentMeta, schema: Schema, verifyChecksums: Bool, storeCache: DocStoreCache,
         registry: OpenSegments? = nil
     ) throws(IndexError) {
         id = meta.id
@@ -80,7 +80,7 @@ package final class SegmentReader: Sendable {
             try DocStoreReader(file: f, verifyChecksum: verifyChecksums, cache: storeCache)
         }
         fast = try validated(.fast) { (f) throws(FormatError) in
-            try FastFieldsReader(file: f, maxDoc: maxDoc, verifyChecksum: verifyChecksums)
+            try ColumnarReader(file: f, maxDoc: maxDoc, schema: schema, verifyChecksum: verifyChecksums)
         }
         var bytesByKind = Dictionary(uniqueKeysWithValues: files.map { ($0.component.fileExtension, $0.file.count) })
         if let deletes = meta.deletes {

@@ -112,6 +112,8 @@ import TestSupport
         #expect(corpus.defaultFields == ["title"])
         #expect(throws: IndexError.self) { try Schema(json: #"{"fields": [{"name": "x", "type": "blob"}]}"#) }
         #expect(throws: IndexError.self) { try Schema(json: #"{"fields": [{"name": "x", "type": "text"}], "default_fields": ["y"]}"#) }
-        #expect(throws: IndexError.self) { try Schema(json: #"{"fields": [{"name": "x", "type": "string", "fast": true}]}"#) }
+        #expect(try Schema(json: #"{"fields": [{"name": "x", "type": "string", "fast": true}]}"#).fields[0].fast)
+        #expect(try Schema(json: #"{"fields": [{"name": "x", "type": "text", "fast": true, "tokenizer": "lowercase"}]}"#).fields[0].fast)
+        #expect(throws: IndexError.self) { try Schema(json: #"{"fields": [{"name": "x", "type": "text", "fast": true}]}"#) }
     }
 }

@@ -51,7 +51,8 @@ import Testing
         try! directory.writeAtomically(component.fileName(meta.id), bytes)
         let reader: SegmentReader
         do {
-            reader = try SegmentReader(directory: directory, meta: meta, verifyChecksums: false, storeCache: DocStoreCache())
+            reader = try SegmentReader(
+                directory: directory, meta: meta, schema: schema, verifyChecksums: false, storeCache: DocStoreCache())
         } catch {
             #expect(error.code == .corruption || error.code == .incompatibleFormat, "\(error)")
             #expect(error.context.file == component.fileName(meta.id), "\(error)")

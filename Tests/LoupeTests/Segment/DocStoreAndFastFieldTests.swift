@@ -33,13 +33,15 @@ import TestSupport
         var rng = SplitMix64(seed: seed)
         let docs = try (0..<Int.random(in: 1...600, using: &rng)).map { _ in try randomDocument(&rng) }
         var store = DocStoreWriter()
-        var fast = FastFieldsWriter(schema: Self.schema)
-        for d in docs {
+        var fast = ColumnarWriter(schema: Self.schema)
+        for (i, d) in docs.enumerated() {
             store.add(d, schema: Self.schema)
-            fast.add(d)
+            fast.add(d, doc: DocID(i))
         }
         let storeReader = try DocStoreReader(file: HeapBytes(store.finish()).slice, verifyChecksum: true, cache: DocStoreCache())
-        let fastReader = try FastFieldsReader(file: HeapBytes(fast.serialize()).slice, maxDoc: docs.count, verifyChecksum: true)
+        let fastReader = try ColumnarReader(
+            file: HeapBytes(fast.serialize(maxDoc: docs.count)).slice, maxDoc: docs.count, schema: Self.schema,
+            verifyChecksum: true)
         for (i, d) in docs.enumerated() {
             let stored = try storeReader.document(DocID(i), schema: Self.schema)
             #expect(stored.map { $0.field } == d.values.map { $0.field }, "seed \(seed) doc \(i)")

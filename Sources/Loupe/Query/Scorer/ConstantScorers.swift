@@ -147,7 +147,7 @@ package final class BitSetScorer: DocAtATimeScorer {
 /// position asked for (tantivy's fast-field range scorer, without its look-ahead window); a conjunction probes it
 /// with one column read per candidate.
 package final class FastRangeScorer: DocAtATimeScorer {
-    private let column: FastColumn
+    private let column: Column
     private let lower: UInt64
     private let upper: UInt64
     private let maxDoc: DocID
@@ -155,7 +155,7 @@ package final class FastRangeScorer: DocAtATimeScorer {
     package let scoring: Bool
     package private(set) var doc: DocID = 0
 
-    init(column: FastColumn, lower: UInt64, upper: UInt64, maxDoc: Int, score: Float, scoring: Bool) {
+    init(column: Column, lower: UInt64, upper: UInt64, maxDoc: Int, score: Float, scoring: Bool) {
         self.column = column
         self.lower = lower
         self.upper = upper
@@ -204,10 +204,10 @@ package final class FastRangeScorer: DocAtATimeScorer {
     }
 }
 
-extension FastColumn {
+extension Column {
     /// Whether one of `doc`'s values lies in `lower...upper`.
     @inline(__always) func holds(_ doc: DocID, in lower: UInt64, _ upper: UInt64) -> Bool {
-        for i in range(doc) where value(at: i) &- lower <= upper &- lower { return true }
+        for i in valueRange(doc) where value(at: i) &- lower <= upper &- lower { return true }
         return false
     }
 }

@@ -1,0 +1,113 @@
+import LoupeAnalysis
+import LoupeCodec
+
+/// Collects the fast values of a segment's documents in memory and writes them as the columnar file
+/// (ColumnarFormat.swift).
+///
+/// Numbers are kept as mapped values with the document holding each; strings are interned per field and written
+/// as a sorted dictionary plus ordinals. A text field's value goes through its tokenizer (raw or lowercase, the two
+/// a fast text field may have), so the column holds what a term query on the field matches.
+package struct ColumnarWriter {
+    private struct Values {
+        var docs: [UInt32] = []
+        var values: [UInt64] = []
+        /// Strings of a bytes column; `values` are their ids here until written.
+        var strings: TermHashMap?
+    }
+
+    private let schema: Schema
+    /// Fast fields, in schema order.
+    private let fields: [Int]
+    private var columns: [Values]
+    /// Column of each schema field, nil for fields that are not fast.
+    private let slots: [Int?]
+    /// Lowercases the values of fast text fields with the `lowercase` tokenizer.
+    private var lowercase = AnalysisSession(.lowercase)
+
+    package init(schema: Schema) {
+        self.schema = schema
+        fields = schema.fields.indices.filter { schema.fields[$0].fast }
+        columns = fields.map { schema.fields[$0].type.isNumeric ? Values() : Values(strings: TermHashMap(capacity: 64)) }
+        var slots = [Int?](repeating: nil, count: schema.fields.count)
+        for (slot, field) in fields.enumerated() { slots[field] = slot }
+        self.slots = slots
+    }
+
+    package var memoryUsage: Int {
+        columns.reduce(0) { $0 + $1.docs.capacity * 4 + $1.values.capacity * 8 + ($1.strings?.memoryUsage ?? 0) }
+    }
+
+    /// Records the fast values of document `doc` (documents arrive in increasing order).
+    package mutating func add(_ document: PreparedDocument, doc: UInt32) {
+        for v in document.values {
+            guard let slot = slots[v.field] else { continue }
+            switch v.value {
+            case .mapped(let mapped):
+                columns[slot].values.append(mapped)
+                columns[slot].docs.append(doc)
+            case .bytes(let bytes):
+                if schema.fields[v.field].type == .text && schema.fields[v.field].tokenizer == "lowercase" {
+                    var lowered: [UInt8] = []
+                    _ = lowercase.analyze(bytes.span) { term, _ in
+                        for i in term.indices { lowered.append(term[i]) }
+                    }
+                    intern(lowered, slot: slot, doc: doc)
+                } else {
+                    intern(bytes, slot: slot, doc: doc)
+                }
+            }
+        }
+    }
+
+    private mutating func intern(_ bytes: [UInt8], slot: Int, doc: UInt32) {
+        let id = unsafe bytes.withUnsafeBufferPointer { unsafe columns[slot].strings!.insert($0).id }
+        columns[slot].values.append(UInt64(id))
+        columns[slot].docs.append(doc)
+    }
+
+    /// The file's bytes for a segment of `maxDoc` documents.
+    package func serialize(maxDoc: Int) -> [UInt8] {
+        var out = ColumnarFileWriter()
+        for (field, column) in zip(fields, columns) {
+            let kind = ColumnKind(schema.fields[field].type)
+            guard let strings = column.strings else {
+                out.append(field: field, kind: kind, maxDoc: maxDoc, docs: column.docs, values: column.values, dictionary: nil)
+                continue
+            }
+            let order = (0..<strings.count).sorted { a, b in
+                unsafe strings.key(a).withUnsafeBytes { x in unsafe strings.key(b).withUnsafeBytes { y in unsafe compareBytes(x, y) < 0 } }
+            }
+            var ordinal = [UInt64](repeating: 0, count: strings.count)
+            for (rank, id) in order.enumerated() { ordinal[id] = UInt64(rank) }
+            out.append(
+                field: field, kind: kind, maxDoc: maxDoc, docs: column.docs, values: column.values.map { ordinal[Int($0)] },
+                dictionary: order.map { Array(strings.key($0)) })
+        }
+        return out.finish()
+    }
+}
+
+/// Writes columns one after another, then the directory and footer (ColumnarFormat.swift).
+struct ColumnarFileWriter {
+    private var out = ByteWriter(capacity: 1 << 12)
+    private var directory: [(field: Int, offset: Int, length: Int)] = []
+
+    mutating func append(field: Int, kind: ColumnKind, maxDoc: Int, docs: [UInt32], values: [UInt64], dictionary: [[UInt8]]?) {
+        let start = out.count
+        Column.write(kind: kind, maxDoc: maxDoc, docs: docs, values: values, dictionary: dictionary, into: &out)
+        directory.append((field, start, out.count - start))
+    }
+
+    consuming func finish() -> [UInt8] {
+        let directoryOffset = UInt64(out.count)
+        out.writeU32(UInt32(directory.count))
+        for (field, offset, length) in directory {
+            out.writeU32(UInt32(field))
+            out.writeU64(UInt64(offset))
+            out.writeU64(UInt64(length))
+        }
+        out.writeU64(directoryOffset)
+        Footer.append(kind: SegmentComponent.fast.kind, version: SegmentComponent.fast.formatVersion, to: &out)
+        return out.bytes
+    }
+}

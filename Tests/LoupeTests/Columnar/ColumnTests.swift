@@ -1,0 +1,53 @@
+@testable import Loupe
+import LoupeCodec
+import Testing
+import TestSupport
+
+/// Columns of every layout return each document's values, whatever share of documents has them.
+@Suite struct ColumnTests {
+    private func column(maxDoc: Int, docs: [UInt32], values: [UInt64], kind: ColumnKind = .u64, dictionary: [[UInt8]]? = nil)
+        throws -> (Column, HeapBytes)
+    {
+        var out = ByteWriter()
+        Column.write(kind: kind, maxDoc: maxDoc, docs: docs, values: values, dictionary: dictionary, into: &out)
+        let file = HeapBytes(out.bytes)
+        return (try unsafe Column(file.slice.bytes, maxDoc: maxDoc, fileOffset: 0), file)
+    }
+
+    private func check(maxDoc: Int, perDoc: [[UInt64]]) throws {
+        var docs: [UInt32] = []
+        var values: [UInt64] = []
+        for (d, vs) in perDoc.enumerated() {
+            for v in vs {
+                docs.append(UInt32(d))
+                values.append(v)
+            }
+        }
+        let (column, file) = try column(maxDoc: maxDoc, docs: docs, values: values)
+        withExtendedLifetime(file) {
+            for d in 0..<maxDoc where column.values(DocID(d)) != perDoc[d] {
+                Issue.record("doc \(d): \(column.values(DocID(d))) instead of \(perDoc[d])")
+                return
+            }
+        }
+    }
+
+    @Test(arguments: [0.0, 0.001, 0.05, 0.5, 0.99, 1.0])
+    func optionalAndFullLayouts(share: Double) throws {
+        var rng = SplitMix64(seed: UInt64(share * 1000))
+        let maxDoc = 140_000
+        let perDoc = (0..<maxDoc).map { _ in Double.random(in: 0..<1, using: &rng) < share ? [rng.next() % 1000] : [] }
+        try check(maxDoc: maxDoc, perDoc: perDoc)
+    }
+
+    @Test(arguments: [0.001, 0.3, 1.0])
+    func multiValuedLayout(share: Double) throws {
+        var rng = SplitMix64(seed: 99)
+        let maxDoc = 20_000
+        let perDoc = (0..<maxDoc).map { _ -> [UInt64] in
+            guard Double.random(in: 0..<1, using: &rng) < share else { return [] }
+            return (0..<Int.random(in: 1...4, using: &rng)).map { _ in rng.next() }
+        }
+        try check(maxDoc: maxDoc, perDoc: perDoc)
+    }
+}
