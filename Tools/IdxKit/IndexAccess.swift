@@ -1,5 +1,6 @@
 import Foundation
 import Loupe
+import LoupeQueryGrammar
 
 /// Runs an engine call, turning its `IndexError` into the command's failure: `try engine(index.reload())`.
 func engine<T>(_ body: @autoclosure () throws(IndexError) -> T) throws(CommandFailure) -> T {
@@ -7,6 +8,21 @@ func engine<T>(_ body: @autoclosure () throws(IndexError) -> T) throws(CommandFa
         return try body()
     } catch {
         throw CommandFailure(error)
+    }
+}
+
+/// Runs an engine call that parses `query`, turning an error about the query into a message that points at the
+/// offending character.
+func querying<R>(_ query: String, _ body: () throws(IndexError) -> R) throws(CommandFailure) -> R {
+    do {
+        return try body()
+    } catch {
+        let failure = CommandFailure(error)
+        // A multi-line message quotes the query itself.
+        guard error.code == .invalidQuery, !error.message.contains("\n"), let byte = error.context.byteOffset else {
+            throw failure
+        }
+        throw CommandFailure(failure.message + "\n" + QuerySyntaxError.pointer(at: byte, in: query))
     }
 }
 

@@ -24,8 +24,8 @@ public final class Searcher: Sendable {
     /// The best `limit` hits after skipping `offset`, and the number of matches.
     ///
     /// - Parameters:
-    ///   - orderBy: `.relevance` (BM25, best first) or a fast numeric, date or bool field; ties go to the earlier
-    ///     document.
+    ///   - orderBy: `.relevance` (BM25, best first) or any fast field (strings in byte order); ties go to the
+    ///     earlier document.
     ///   - boosts: per-field factors multiplying the scores of every leaf query on that field (`["title": 2]`).
     ///   - counting: how far matches are counted (`.standard`: exactly up to 1,000, then "at least"); sorting by a
     ///     field always counts exactly.
@@ -61,7 +61,7 @@ public final class Searcher: Sendable {
             for entry in top.sorted().dropFirst(offset) {
                 hits.append(
                     SearchHit(
-                        score: entry.score, document: try document(entry.address), sortValue: entry.value.map(sort.fieldValue),
+                        score: entry.score, document: try document(entry.address), sortValue: sort.fieldValue(of: entry),
                         highlighter: highlighter))
             }
             return SearchResults(count: top.count, hits: hits)

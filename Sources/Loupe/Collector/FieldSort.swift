@@ -1,7 +1,6 @@
-import FoundationEssentials
-
 /// Top-k by the first value of a fast field instead of by score: documents without a value come last, ties go
-/// to the earlier document. Values are compared as mapped `UInt64`s, whose order is the field type's order.
+/// to the earlier document. Values are compared as mapped `UInt64`s, whose order is the field type's order; a string
+/// field's values are ordinals, compared as such within a segment and by their bytes across segments.
 struct FieldSort {
     let field: Int
     let type: FieldType
@@ -9,9 +8,11 @@ struct FieldSort {
 
     struct Entry {
         var score: Float
-        /// The mapped sort value; nil when the document has none.
+        /// The mapped sort value (an ordinal in its segment for strings); nil when the document has none.
         var value: UInt64?
         var address: DocAddress
+        /// The string a string sort's ordinal stands for, set when its segment is merged.
+        var text: [UInt8]? = nil
     }
 
     fileprivate enum Ascending: HeapOrder {
@@ -41,10 +42,9 @@ struct FieldSort {
             throw IndexError(.invalidArgument, "cannot sort by unknown field '\(name)'\(schema.suggestion(for: name))", context: .init(field: name))
         }
         let entry = schema.fields[i]
-        guard entry.fast, entry.type != .text, entry.type != .string else {
+        guard entry.fast else {
             throw IndexError(
-                .invalidArgument,
-                "cannot sort by '\(name)': sorting needs a fast numeric, date or bool field (declare it with fast: true)",
+                .invalidArgument, "cannot sort by '\(name)': sorting needs a fast field (declare it with fast: true)",
                 context: .init(field: name))
         }
         field = i
@@ -60,6 +60,8 @@ struct FieldSort {
         let sort: FieldSort
         private var ascending: BoundedHeap<Ascending>
         private var descending: BoundedHeap<Descending>
+        /// The best entries so far of a string sort, best first (ordinals do not compare across segments).
+        private var strings: [Entry] = []
         private(set) var count = 0
 
         init(sort: FieldSort, k: Int) {
@@ -101,22 +103,41 @@ struct FieldSort {
 
         mutating func merge(_ segment: Segment) {
             count += segment.count
-            for entry in segment.ascending.sorted() { ascending.offer(entry) }
-            for entry in segment.descendingHeap.sorted() { descending.offer(entry) }
+            guard sort.type == .string || sort.type == .text else {
+                for entry in segment.ascending.sorted() { ascending.offer(entry) }
+                for entry in segment.descendingHeap.sorted() { descending.offer(entry) }
+                return
+            }
+            let found = sort.descending ? segment.descendingHeap.sorted() : segment.ascending.sorted()
+            for var entry in found {
+                if let ordinal = entry.value { entry.text = segment.column?.dictionary?.term(ordinal) }
+                strings.append(entry)
+            }
+            let descending = sort.descending
+            strings.sort { a, b in
+                switch (a.text, b.text) {
+                case (nil, nil): return a.address < b.address
+                case (nil, _): return false
+                case (_, nil): return true
+                case (let x?, let y?):
+                    if x == y { return a.address < b.address }
+                    return descending ? y.lexicographicallyPrecedes(x) : x.lexicographicallyPrecedes(y)
+                }
+            }
+            strings.removeLast(max(0, strings.count - max(ascending.k, self.descending.k)))
         }
 
         /// The kept entries, best first.
-        func sorted() -> [Entry] { sort.descending ? descending.sorted() : ascending.sorted() }
+        func sorted() -> [Entry] {
+            if sort.type == .string || sort.type == .text { return strings }
+            return sort.descending ? descending.sorted() : ascending.sorted()
+        }
     }
 
-    /// A mapped value back as the field's value.
-    func fieldValue(_ mapped: UInt64) -> FieldValue {
-        switch type {
-        case .i64: return .i64(NumericMapping.toI64(mapped))
-        case .f64: return .f64(NumericMapping.toF64(mapped))
-        case .bool: return .bool(mapped != 0)
-        case .date: return .date(Date(timeIntervalSince1970: Double(NumericMapping.toI64(mapped)) / 1_000_000))
-        case .u64, .text, .string: return .u64(mapped)
-        }
+    /// An entry's sort value as the field's value, nil when its document has none.
+    func fieldValue(of entry: Entry) -> FieldValue? {
+        if let text = entry.text { return FieldValue(.bytes(text), type: type) }
+        guard let mapped = entry.value, type.isNumeric else { return nil }
+        return FieldValue(.mapped(mapped), type: type)
     }
 }

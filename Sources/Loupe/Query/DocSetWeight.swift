@@ -10,6 +10,9 @@ package enum DocSetWeight: Sendable {
     /// `fromColumn[i]`, otherwise from the postings of the terms in the range, looked up when the segment's scorer is
     /// built (a count the dictionary answers never needs them).
     case range(field: Int, hasFreqs: Bool, lower: UInt64, upper: UInt64, fromColumn: [Bool])
+    /// Documents of a string column holding an ordinal of `ordinals[i]` in segment i (a range over a fast string
+    /// field that is not indexed).
+    case columnRange(field: Int, ordinals: [ClosedRange<UInt64>?])
     /// Documents with at least one fast value.
     case fastExists(field: Int)
     /// Documents with at least one token in a text field.
@@ -34,7 +37,7 @@ package enum DocSetWeight: Sendable {
                     try dictionary.docFreqSum(from: NumericMapping.termBytes(lower), through: NumericMapping.termBytes(upper))
                         .docFreqs)
             }
-        case .fastExists, .normsExist:
+        case .columnRange, .fastExists, .normsExist:
             return nil
         }
     }
@@ -60,6 +63,11 @@ package enum DocSetWeight: Sendable {
             }
         case .terms(_, let hasFreqs, let infos):
             lazyTerms = (infos[ordinal], hasFreqs)
+        case .columnRange(let field, let ordinals):
+            guard let column = segment.fast.column(field), let bounds = ordinals[ordinal] else { return EmptyScorer() }
+            return FastRangeScorer(
+                column: column, lower: bounds.lowerBound, upper: bounds.upperBound, maxDoc: segment.maxDoc, score: score,
+                scoring: scoring)
         case .fastExists, .normsExist:
             break
         }
@@ -112,6 +120,8 @@ package enum DocSetWeight: Sendable {
         case .fastExists(let field):
             guard let column = segment.fast.column(field) else { break }
             for doc in 0..<DocID(segment.maxDoc) where !column.valueRange(doc).isEmpty { bits.insert(doc) }
+        case .columnRange:
+            break
         case .normsExist(let field):
             guard let norms = segment.norms.column(field) else { break }
             for doc in 0..<DocID(segment.maxDoc) where norms.code(doc) != 0 { bits.insert(doc) }

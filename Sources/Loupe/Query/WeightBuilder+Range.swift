@@ -6,7 +6,8 @@ extension WeightBuilder {
     func rangeWeight(_ name: String, _ lower: RangeBound, _ upper: RangeBound) throws(IndexError) -> Weight {
         let (field, entry) = try resolve(name, fastWillDo: true)
         if entry.type == .text || entry.type == .string {
-            return try termRange(field, entry, try bytes(lower, entry), try bytes(upper, entry))
+            let (low, high) = (try bytes(lower, entry), try bytes(upper, entry))
+            return entry.indexed ? try termRange(field, entry, low, high) : ordinalRange(field, low, high)
         }
         guard let low = try mapped(lower, entry, isLower: true), let high = try mapped(upper, entry, isLower: false), low <= high else {
             return .empty
@@ -59,9 +60,31 @@ extension WeightBuilder {
         return .docSet(.terms(field: field, hasFreqs: entry.record != .basic, infos: perSegment), score: boost(field))
     }
 
+    /// Documents of a fast string field that is not indexed whose value lies in the range: per segment, the
+    /// range's bounds become ordinals of the column's dictionary, and the column is scanned for them.
+    private func ordinalRange(
+        _ field: Int, _ lower: (bytes: [UInt8], included: Bool)?, _ upper: (bytes: [UInt8], included: Bool)?
+    ) -> Weight {
+        let bounds = searcher.segments.map { segment -> ClosedRange<UInt64>? in
+            guard let dictionary = segment.fast.column(field)?.dictionary else { return nil }
+            var low: UInt64 = 0
+            if let lower {
+                low = dictionary.lowerBound(lower.bytes)
+                if !lower.included && dictionary.ordinal(of: lower.bytes) != nil { low += 1 }
+            }
+            var end = UInt64(dictionary.count)
+            if let upper {
+                end = dictionary.lowerBound(upper.bytes)
+                if upper.included && dictionary.ordinal(of: upper.bytes) != nil { end += 1 }
+            }
+            return low < end ? low...(end - 1) : nil
+        }
+        return .docSet(.columnRange(field: field, ordinals: bounds), score: boost(field))
+    }
+
     func existsWeight(_ name: String) throws(IndexError) -> Weight {
         let (field, entry) = try resolve(name, fastWillDo: true)
-        if entry.fast && entry.type != .text && entry.type != .string { return .docSet(.fastExists(field: field), score: boost(field)) }
+        if entry.fast && (entry.type.isNumeric || !entry.indexed) { return .docSet(.fastExists(field: field), score: boost(field)) }
         if entry.type == .text { return .docSet(.normsExist(field: field), score: boost(field)) }
         return try termRange(field, entry, nil, nil)
     }

@@ -15,7 +15,7 @@ struct SearchCommand: Command {
             OptionSpec(name: "offset", valueName: "N", help: "Skip the N best hits first (default 0)."),
             OptionSpec(
                 name: "sort", valueName: "FIELD[:asc|desc]",
-                help: "Order hits by a fast numeric or date field instead of by score (default desc)."),
+                help: "Order hits by a fast field instead of by score (default desc; strings in byte order)."),
             OptionSpec(name: "snippet", valueName: "FIELD", help: "Print the best fragment of a stored text field with matches in [brackets]."),
             OptionSpec(name: "count", valueName: nil, help: "Print only the number of matches."),
             OptionSpec(
@@ -73,11 +73,11 @@ struct SearchCommand: Command {
         let clock = ContinuousClock()
         let start = clock.now
         if countOnly {
-            let count = try failing { () throws(IndexError) in try index.count(parse(index)) }
+            let count = try querying(query) { () throws(IndexError) in try index.count(parse(index)) }
             console.out.line(json ? JSONText.object([("query", JSONText.string(query)), ("count", String(count))]) : String(count))
             return
         }
-        let results = try failing { () throws(IndexError) in
+        let results = try querying(query) { () throws(IndexError) in
             try index.search(parse(index), limit: limit, offset: offset, orderBy: order, counting: counting)
         }
         let elapsed = clock.now - start
@@ -112,20 +112,6 @@ struct SearchCommand: Command {
 
     private func parse(_ index: Index) throws(IndexError) -> Query {
         try index.parseQuery(query, options: QueryParserOptions(conjunctionByDefault: conjunction))
-    }
-
-    /// Runs `body`, turning an error about the query into a message that points at the offending character.
-    private func failing<R>(_ body: () throws(IndexError) -> R) throws(CommandFailure) -> R {
-        do {
-            return try body()
-        } catch {
-            let failure = CommandFailure(error)
-            // A multi-line message quotes the query itself.
-            guard error.code == .invalidQuery, !error.message.contains("\n"), let byte = error.context.byteOffset else {
-                throw failure
-            }
-            throw CommandFailure(failure.message + "\n" + QuerySyntaxError.pointer(at: byte, in: query))
-        }
     }
 
     /// `9.4900  movie-1  title="Heat"  year=1995  genres=["Crime", "Drama"]`: values as JSON, so text with spaces

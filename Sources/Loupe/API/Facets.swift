@@ -1,0 +1,49 @@
+/// One value of a field and the number of matching documents that hold it.
+public struct FacetCount: Sendable, Hashable {
+    public let value: FieldValue
+    public let count: Int
+
+    public init(value: FieldValue, count: Int) {
+        self.value = value
+        self.count = count
+    }
+}
+
+extension Searcher {
+    /// The `limit` values of `field` held by the most documents matching `query`, most first; ties go to the
+    /// smaller value (byte order for strings), so the result is deterministic. The filter sidebar of a search page.
+    ///
+    /// - Parameters:
+    ///   - field: a fast field of any type (declared with `fast: true`).
+    ///   - limit: how many values to return (≥ 0).
+    /// - Throws: `IndexError` `.invalidArgument` when the field is unknown or not fast, or `limit` is negative;
+    ///   `.invalidQuery` for a bad query; `.corruption` when the postings cannot be read.
+    public func termCounts(_ field: String, matching query: Query = .matchAll, limit: Int = 10) throws(IndexError)
+        -> [FacetCount]
+    {
+        guard let ordinal = schema.fieldIndex[field] else {
+            throw IndexError(
+                .invalidArgument, "termCounts: unknown field '\(field)'\(schema.suggestion(for: field))",
+                context: .init(field: field))
+        }
+        let entry = schema.fields[ordinal]
+        guard entry.fast else {
+            throw IndexError(
+                .invalidArgument, "termCounts: field '\(field)' is not fast (declare it with fast: true)",
+                context: .init(field: field))
+        }
+        guard limit >= 0 else { throw IndexError(.invalidArgument, "termCounts: limit must be ≥ 0 (got \(limit))") }
+        var counts = TermCountsCollector(field: ordinal)
+        try collect(compile(query), into: &counts)
+        return counts.top(limit, type: entry.type)
+    }
+}
+
+extension Index {
+    /// The values of `field` held by the most documents matching `query` (see `Searcher.termCounts`).
+    public func termCounts(_ field: String, matching query: Query = .matchAll, limit: Int = 10) throws(IndexError)
+        -> [FacetCount]
+    {
+        try searcher().termCounts(field, matching: query, limit: limit)
+    }
+}
