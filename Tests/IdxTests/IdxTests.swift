@@ -12,6 +12,7 @@ import Testing
           create      Create an empty index with a schema.
           index       Add the documents of a JSONL file (plain or gzip) to an index.
           search      Search an index with a query string.
+          facets      Count the matching documents per value of a fast field (a filter sidebar).
           stats       Show the documents, segments and size of an index.
           delete      Delete the documents matching a query, and commit.
           optimize    Merge every segment into one and drop deleted documents.
@@ -56,7 +57,7 @@ import Testing
                 OPTIONS:
                   --limit N                Show at most N hits (default 10).
                   --offset N               Skip the N best hits first (default 0).
-                  --sort FIELD[:asc|desc]  Order hits by a fast numeric or date field instead of by score (default desc).
+                  --sort FIELD[:asc|desc]  Order hits by a fast field instead of by score (default desc; strings in byte order).
                   --snippet FIELD          Print the best fragment of a stored text field with matches in [brackets].
                   --count                  Print only the number of matches.
                   --exact                  Count every match (default: exactly up to 1,000, then "≥ N", which lets the search skip what cannot rank).

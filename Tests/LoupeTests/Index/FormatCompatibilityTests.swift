@@ -7,8 +7,9 @@ import TestSupport
 /// committed fixture (`Fixtures/v<N>`: the first 300 movies of the bundled corpus, two segments); with
 /// `LOUPE_WRITE_FIXTURES=1` a missing fixture for the current version is written instead.
 @Suite struct FormatCompatibilityTests {
-    /// The fixture of this build's formats (term dictionary, norms and store at version 2, the other files at 1).
-    static let current = 2
+    /// The fixture of this build's formats (term dictionary, norms, store and fast fields at version 2, the other
+    /// files at 1). Fixtures before v3 were written when string fields could not be fast.
+    static let current = 3
     static func path(_ version: Int) -> String { FixturePaths.loupeTestFixtures + "/v\(version)" }
 
     static func writeFixture(at path: String) throws {
@@ -36,10 +37,12 @@ import TestSupport
             try FileManager.default.copyItem(atPath: path + "/" + name, toPath: copy.path + "/" + name)
         }
         let index = try Index(path: copy.path)
-        #expect(index.schema == MoviesFixture.schema)
+        let stringsFast = index.schema.fields.contains { $0.type == .string && $0.fast }
+        #expect(stringsFast == (version >= 3))
+        #expect(index.schema.fields.map(\.name) == MoviesFixture.schema.fields.map(\.name))
         #expect(index.documentCount == 300)
         #expect(index.searcher().segmentCount == 2)
-        let fresh = Index.inMemory(schema: MoviesFixture.schema)
+        let fresh = Index.inMemory(schema: index.schema)
         let writer = try fresh.writer()
         for line in MoviesFixture.lines.prefix(300) { try writer.addJSON(line) }
         try writer.commitAndReload()
@@ -54,6 +57,14 @@ import TestSupport
                 #expect(counting != .exact || old.count == new.count, "v\(version): \(text)")
             }
             #expect(try index.count(index.parseQuery(text, options: .init(lenient: true))) == fresh.count(fresh.parseQuery(text, options: .init(lenient: true))))
+            for order in [SearchOrder.descending("year"), .ascending("runtime_min")] + (stringsFast ? [.ascending("mpaa_rating")] : []) {
+                let old = try index.search(index.parseQuery(text, options: .init(lenient: true)), limit: 20, orderBy: order)
+                let new = try fresh.search(fresh.parseQuery(text, options: .init(lenient: true)), limit: 20, orderBy: order)
+                #expect(old.hits.map(\.document) == new.hits.map(\.document), "v\(version): \(text) by \(order)")
+            }
+        }
+        for field in ["year", "oscars"] + (stringsFast ? ["genres", "mpaa_rating"] : []) {
+            #expect(try index.termCounts(field, limit: 50) == fresh.termCounts(field, limit: 50), "v\(version): \(field)")
         }
     }
 

@@ -4,7 +4,7 @@ import Loupe
 struct FacetsCommand: Command {
     static let spec = CommandSpec(
         name: "facets",
-        abstract: "Count the documents holding each value of a fast field (a filter sidebar).",
+        abstract: "Count the matching documents per value of a fast field (a filter sidebar).",
         arguments: [("DIR", "The index folder."), ("FIELD", "A fast field (declared with \"fast\": true).")],
         options: [
             OptionSpec(name: "query", valueName: "Q", help: "Count only the documents matching this query string (default: all)."),
