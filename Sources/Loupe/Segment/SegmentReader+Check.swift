@@ -3,8 +3,8 @@ import LoupeCodec
 extension SegmentReader {
     /// Reads the whole segment and reports every problem found, without stopping at the first: each file's
     /// checksum; per field, that terms are strictly increasing and each term's postings hold strictly increasing
-    /// documents below maxDoc, as many as its document frequency; that every stored document decompresses and
-    /// decodes. Returns the number of problems.
+    /// documents below maxDoc, as many as its document frequency; that fast columns' offsets and dictionaries are in
+    /// order; that every stored document decompresses and decodes. Returns the number of problems.
     package func check(schema: Schema, _ report: (IndexError) -> Void) -> Int {
         var problems = 0
         func problem(_ error: IndexError) {
@@ -30,6 +30,15 @@ extension SegmentReader {
         for (field, entry) in schema.fields.enumerated() {
             guard let dictionary = terms.field(field) else { continue }
             checkTerms(dictionary, field: entry.name, hasFreqs: entry.record != .basic, problem)
+        }
+        let fastFile = SegmentComponent.fast.fileName(id)
+        for (field, entry) in schema.fields.enumerated() {
+            for message in fast.column(field)?.problems(maxDoc: maxDoc) ?? [] {
+                problem(
+                    IndexError(
+                        .corruption, "\(fastFile): field '\(entry.name)': \(message)",
+                        context: .init(file: fastFile, segment: id.description, field: entry.name)))
+            }
         }
         // Block by block, outside the searchers' cache: each block is decoded once and evicts nothing.
         let storeFile = SegmentComponent.store.fileName(id)

@@ -8,7 +8,7 @@ enum Fixtures {
           {"name": "id", "type": "string", "stored": true},
           {"name": "title", "type": "text", "stored": true},
           {"name": "year", "type": "u64", "stored": true, "fast": true},
-          {"name": "genres", "type": "string", "stored": true},
+          {"name": "genres", "type": "string", "stored": true, "fast": true},
           {"name": "released", "type": "date", "stored": true},
           {"name": "rating", "type": "f64", "stored": true}
         ], "default_fields": ["title"], "id_field": "id"}
