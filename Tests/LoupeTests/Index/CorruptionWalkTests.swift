@@ -7,7 +7,7 @@ import TestSupport
 /// Damaged bytes never crash, hang or silently corrupt a search: every byte offset of every component file of a
 /// small two-segment index (with deletes) is set to 0x00, to 0xFF and bit-flipped, one at a time; after each, the
 /// index is opened with the default `Index(path:)` (no checksum pass) and searched with term, phrase, prefix, OR,
-/// range, fuzzy and fetching queries. Each must either answer or throw `IndexError`; a search that stops making
+/// range, fuzzy and fetching queries, term counts, a sort by a string column and a range over one. Each must either answer or throw `IndexError`; a search that stops making
 /// progress fails the test with the file and offset.
 ///
 /// The default suite walks every 31st offset of each file (a different residue per file and value); set
@@ -22,6 +22,8 @@ import TestSupport
         .addF64Field("rating", fast: true)
         .addDateField("released", stored: true)
         .addBoolField("classic", stored: true)
+        .addStringField("genre", fast: true)
+        .addStringField("kind", indexed: false, fast: true)
         .build(defaultFields: ["title", "body"], idField: "id")
 
     static let words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"]
@@ -42,6 +44,8 @@ import TestSupport
                 "year": DocumentValue(.u64(UInt64(1990 + i % 30))), "rating": DocumentValue(.f64(Double(i % 10) / 2)),
                 "released": DocumentValue(.date(Date(timeIntervalSince1970: Double(i) * 86_400))),
                 "classic": DocumentValue(.bool(i % 4 == 0)),
+                "genre": DocumentValue((0..<(i % 3)).map { .text(words[(i + $0) % 5]) }),
+                "kind": DocumentValue(i % 5 == 0 ? [] : [.text("k\(i % 7)")]),
             ])
             if i == 119 { try writer.commit() }
         }
@@ -68,6 +72,10 @@ import TestSupport
                 }
                 _ = try index.count(query)
             }
+            for field in ["genre", "kind", "year"] { _ = try index.termCounts(field, limit: 5) }
+            _ = try index.search(.matchAll, limit: 5, orderBy: .ascending("kind"))
+            _ = try index.count(.exists("kind"))
+            _ = try index.count(.range(field: "kind", lower: .included("k2"), upper: .excluded("k5")))
             return nil
         } catch {
             return error.message.isEmpty ? "an IndexError without a message" : nil
