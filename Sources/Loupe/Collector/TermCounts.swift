@@ -1,7 +1,8 @@
 /// The number of matching documents holding each value of a fast field: the collector behind `termCounts`.
 ///
-/// A string column counts per ordinal into an array the size of its segment's dictionary, so a document costs a
-/// column read and an increment; a segment's counts are keyed by their strings when it is merged (ordinals differ
+/// A string column counts per ordinal into an array the size of its segment's dictionary (one slot more, for the
+/// documents without a value), so a document costs a column read and an increment — a single-valued column is read
+/// a block at a time; a segment's counts are keyed by their strings when it is merged (ordinals differ
 /// between segments). A numeric column counts per mapped value. A document holding a value twice counts once.
 struct TermCountsCollector: Collector {
     let field: Int
@@ -24,7 +25,15 @@ struct TermCountsCollector: Collector {
 
         mutating func collect(_ block: borrowing ScoreBlock) {
             guard let column else { return }
-            if column.dictionary != nil {
+            if let dictionary = column.dictionary, column.isSingleValued {
+                unsafe withUnsafeTemporaryAllocation(of: UInt64.self, capacity: ScoreBlock.capacity) { ordinals in
+                    let values = ordinals.baseAddress!
+                    unsafe column.firstValues(of: block.docs, count: block.count, into: values, missing: UInt64(dictionary.count))
+                    unsafe ordinalCounts.withUnsafeMutableBufferPointer { counts in
+                        for i in 0..<block.count { unsafe counts[Int(values[i])] &+= 1 }
+                    }
+                }
+            } else if column.dictionary != nil {
                 unsafe ordinalCounts.withUnsafeMutableBufferPointer { counts in
                     for i in 0..<block.count {
                         let values = column.valueRange(unsafe block.docs[i])
@@ -56,12 +65,13 @@ struct TermCountsCollector: Collector {
 
     func segmentCollector(ordinal: Int, segment: SegmentReader) -> Segment {
         let column = segment.fast.column(field)
-        return Segment(column: column, ordinalCounts: [UInt32](repeating: 0, count: column?.dictionary?.count ?? 0))
+        let slots = column?.dictionary.map { $0.count + 1 } ?? 0
+        return Segment(column: column, ordinalCounts: [UInt32](repeating: 0, count: slots))
     }
 
     mutating func merge(_ segment: Segment) {
         if let dictionary = segment.column?.dictionary {
-            for (ordinal, count) in segment.ordinalCounts.enumerated() where count > 0 {
+            for (ordinal, count) in segment.ordinalCounts.dropLast().enumerated() where count > 0 {
                 strings[dictionary.term(UInt64(ordinal)), default: 0] += Int(count)
             }
         }
