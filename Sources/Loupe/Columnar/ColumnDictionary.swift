@@ -22,7 +22,7 @@ package struct ColumnDictionary: @unchecked Sendable {
             UnsafeRawBufferPointer(rebasing: buffer[reader.offset...]), fileOffset: fileOffset + reader.offset,
             consumed: &used)
         try reader.skip(used)
-        guard starts.count == count + 1 else {
+        guard starts.count > 0, starts.count - 1 == count else {
             throw .malformed(offset: fileOffset, reason: "dictionary of \(count) values has \(starts.count) starts")
         }
         byteCount = Int(clamping: try reader.readU64())
