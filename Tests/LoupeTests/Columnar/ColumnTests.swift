@@ -51,3 +51,50 @@ import TestSupport
         try check(maxDoc: maxDoc, perDoc: perDoc)
     }
 }
+
+/// Merges carry every layout and remap string ordinals; strings only deleted documents held leave the dictionary.
+@Suite struct ColumnarMergeTests {
+    @Test func mergedDictionaryKeepsOnlyLiveStringsInOrder() throws {
+        let schema = try SchemaBuilder()
+            .addStringField("id", stored: true)
+            .addStringField("tag", fast: true)
+            .addStringField("only", fast: true)
+            .build()
+        let index = Index.inMemory(schema: schema)
+        let writer = try index.writer()
+        writer.mergePolicy = .never
+        let batches: [[(String, [String], String?)]] = [
+            [("a", ["zeta", "beta"], nil), ("b", ["gone"], "x")],
+            [("c", ["alpha"], nil), ("d", [], "y"), ("e", ["beta", "beta"], nil)],
+        ]
+        for batch in batches {
+            for (id, tags, only) in batch {
+                var doc = Document()
+                doc.add("id", .text(id))
+                for tag in tags { doc.add("tag", .text(tag)) }
+                if let only { doc.add("only", .text(only)) }
+                try writer.addDocument(doc)
+            }
+            try writer.commit()
+        }
+        try writer.deleteDocuments(field: "id", equals: "b")
+        try writer.commit()
+        try writer.merge(everything: true)
+        writer.waitForMerges()
+        try writer.commitAndReload()
+        let segments = index.searcher().segments
+        try #require(segments.count == 1)
+        let tags = try #require(segments[0].fast.column(1))
+        let dictionary = try #require(tags.dictionary)
+        #expect((0..<dictionary.count).map { String(decoding: dictionary.term(UInt64($0)), as: UTF8.self) } == ["alpha", "beta", "zeta"])
+        #expect(!tags.isSingleValued)
+        #expect((0..<DocID(4)).map { tags.values($0).map { String(decoding: dictionary.term($0), as: UTF8.self) } } == [
+            ["zeta", "beta"], ["alpha"], [], ["beta", "beta"],
+        ])
+        let only = try #require(segments[0].fast.column(2))
+        #expect(only.isSingleValued)
+        #expect(only.dictionary.map { d in (0..<d.count).map { d.term(UInt64($0)) } } == [Array("y".utf8)])
+        #expect((0..<DocID(4)).map { only.first($0) } == [nil, nil, 0, nil])
+        #expect(try index.termCounts("tag") == [FacetCount(value: "beta", count: 2), FacetCount(value: "alpha", count: 1), FacetCount(value: "zeta", count: 1)])
+    }
+}
