@@ -1,4 +1,22 @@
 extension Column {
+    /// Kind, layout and codec, as `idx inspect` shows them: `bytes multi blockwise-linear (12 values)`.
+    package var layoutDescription: String {
+        let layoutName: String
+        switch layout {
+        case .full: layoutName = "full"
+        case .optional: layoutName = "optional"
+        case .multi: layoutName = "multi"
+        }
+        let codecName: String
+        switch values.codec {
+        case .bitpacked: codecName = "bitpacked"
+        case .linear: codecName = "linear"
+        case .blockwiseLinear: codecName = "blockwise-linear"
+        }
+        let dictionaryNote = dictionary.map { ", \($0.count) distinct" } ?? ""
+        return "\(kind) \(layoutName) \(codecName) (\(values.count) values\(dictionaryNote))"
+    }
+
     /// What a full read finds wrong with the column beyond what opening it checks: offsets of a multi-valued column
     /// that fall or do not end at the value count, a dictionary out of order. Empty when the column is sound.
     package func problems(maxDoc: Int) -> [String] {

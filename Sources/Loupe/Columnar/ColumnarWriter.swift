@@ -21,6 +21,8 @@ package struct ColumnarWriter {
     private var columns: [Values]
     /// Column of each schema field, nil for fields that are not fast.
     private let slots: [Int?]
+    /// Per column, whether its values are lowercased first (text fields with the `lowercase` tokenizer).
+    private let lowercases: [Bool]
     /// Lowercases the values of fast text fields with the `lowercase` tokenizer.
     private var lowercase = AnalysisSession(.lowercase)
 
@@ -31,6 +33,7 @@ package struct ColumnarWriter {
         var slots = [Int?](repeating: nil, count: schema.fields.count)
         for (slot, field) in fields.enumerated() { slots[field] = slot }
         self.slots = slots
+        lowercases = fields.map { schema.fields[$0].type == .text && schema.fields[$0].tokenizer == "lowercase" }
     }
 
     package var memoryUsage: Int {
@@ -46,7 +49,7 @@ package struct ColumnarWriter {
                 columns[slot].values.append(mapped)
                 columns[slot].docs.append(doc)
             case .bytes(let bytes):
-                if schema.fields[v.field].type == .text && schema.fields[v.field].tokenizer == "lowercase" {
+                if lowercases[slot] {
                     var lowered: [UInt8] = []
                     _ = lowercase.analyze(bytes.span) { term, _ in
                         for i in term.indices { lowered.append(term[i]) }

@@ -7,6 +7,8 @@ extension SegmentReader {
         package var positionsBytes: Int
         package var normsBytes: Int
         package var fastBytes: Int
+        /// How the fast column is laid out (`Column.layoutDescription`), nil without one.
+        package var fastLayout: String?
     }
 
     /// Per field with anything in this segment: its term count and the bytes of its postings, positions, norms
@@ -34,7 +36,8 @@ extension SegmentReader {
                 field: field, terms: terms.field(field)?.termCount ?? 0,
                 postingsBytes: start.map { share($0.postings, among: postingStarts, fileSize: postings.count) } ?? 0,
                 positionsBytes: start.map { share($0.positions, among: positionStarts, fileSize: positions.count) } ?? 0,
-                normsBytes: norms.column(field)?.byteCount ?? 0, fastBytes: fast.column(field)?.byteCount ?? 0)
+                normsBytes: norms.column(field)?.byteCount ?? 0, fastBytes: fast.column(field)?.byteCount ?? 0,
+                fastLayout: fast.column(field)?.layoutDescription)
             if footprint.terms + footprint.normsBytes + footprint.fastBytes > 0 { out.append(footprint) }
         }
         return out

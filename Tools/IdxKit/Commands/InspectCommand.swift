@@ -40,6 +40,7 @@ struct InspectCommand: Command {
                         ("name", JSONText.string(schema.fields[f.field].name)), ("terms", String(f.terms)),
                         ("postings_bytes", String(f.postingsBytes)), ("positions_bytes", String(f.positionsBytes)),
                         ("norms_bytes", String(f.normsBytes)), ("fast_bytes", String(f.fastBytes)),
+                        ("fast_layout", f.fastLayout.map(JSONText.string) ?? "null"),
                     ])
                 }
                 objects.append(
@@ -55,20 +56,24 @@ struct InspectCommand: Command {
                 "segment \(segment.id)  documents \(segment.liveCount)  max_doc \(segment.maxDoc)  "
                     + "store \(Format.bytes(segment.bytesByKind["store"] ?? 0))  "
                     + "terms \(Format.bytes(segment.bytesByKind["terms"] ?? 0))")
-            let rows = [["field", "terms", "postings", "positions", "norms", "fast"]]
+            let rows = [["field", "terms", "postings", "positions", "norms", "fast", "fast layout"]]
                 + fields.map { f in
                     [
                         schema.fields[f.field].name, String(f.terms), Format.bytes(f.postingsBytes),
                         Format.bytes(f.positionsBytes), Format.bytes(f.normsBytes), Format.bytes(f.fastBytes),
+                        f.fastLayout ?? "",
                     ]
                 }
-            let widths = (0..<6).map { column in rows.map { $0[column].count }.max() ?? 0 }
+            let widths = (0..<7).map { column in rows.map { $0[column].count }.max() ?? 0 }
             for row in rows {
                 let cells = row.enumerated().map { i, cell in
-                    i == 0 ? cell + String(repeating: " ", count: widths[i] - cell.count)
+                    i == 6 ? cell
+                        : i == 0 ? cell + String(repeating: " ", count: widths[i] - cell.count)
                         : String(repeating: " ", count: widths[i] - cell.count) + cell
                 }
-                console.out.line("  " + cells.joined(separator: "  "))
+                var line = "  " + cells.joined(separator: "  ")
+                while line.last == " " { line.removeLast() }
+                console.out.line(line)
             }
         }
         if json { console.out.line(JSONText.object([("segments", JSONText.array(objects))])) }
