@@ -33,41 +33,43 @@ enum ColumnarMerger {
         return out.finish()
     }
 
-    /// The sorted union of the strings live documents hold, and each input's old-to-new ordinal table.
+    /// The sorted union of the strings live documents hold, and each input's old-to-new ordinal table (empty for an
+    /// input without the column).
     private static func mergedDictionary(_ columns: [Column?], newIDs: [[Int32]]) -> ([[UInt8]], [[UInt64]]) {
-        var live: [[Bool]] = []
+        struct Input {
+            let segment: Int
+            let dictionary: ColumnDictionary
+            /// Whether a live document holds each ordinal.
+            var live: [Bool]
+            /// The next live ordinal not yet merged.
+            var next = 0
+
+            mutating func skipDead() {
+                while next < live.count && !live[next] { next += 1 }
+            }
+
+            var current: [UInt8]? { next < live.count ? dictionary.term(UInt64(next)) : nil }
+        }
+        var inputs: [Input] = []
         for (s, column) in columns.enumerated() {
-            guard let column, let dictionary = column.dictionary else {
-                live.append([])
-                continue
-            }
-            var used = [Bool](repeating: false, count: dictionary.count)
+            guard let column, let dictionary = column.dictionary else { continue }
+            var live = [Bool](repeating: false, count: dictionary.count)
             for doc in 0..<DocID(newIDs[s].count) where newIDs[s][Int(doc)] >= 0 {
-                for i in column.valueRange(doc) { used[Int(column.value(at: i))] = true }
+                for i in column.valueRange(doc) { live[Int(column.value(at: i))] = true }
             }
-            live.append(used)
+            var input = Input(segment: s, dictionary: dictionary, live: live)
+            input.skipDead()
+            inputs.append(input)
         }
         var merged: [[UInt8]] = []
-        var remap = live.map { [UInt64](repeating: 0, count: $0.count) }
-        var next = [Int](repeating: 0, count: columns.count)
-        func advance(_ s: Int) {
-            while next[s] < live[s].count && !live[s][next[s]] { next[s] += 1 }
-        }
-        for s in columns.indices { advance(s) }
-        while true {
-            var smallest: [UInt8]?
-            for s in columns.indices where next[s] < live[s].count {
-                let term = columns[s]!.dictionary!.term(UInt64(next[s]))
-                if let best = smallest, !term.lexicographicallyPrecedes(best) { continue }
-                smallest = term
+        var remap = columns.map { [UInt64](repeating: 0, count: $0?.dictionary?.count ?? 0) }
+        while let smallest = inputs.compactMap(\.current).min(by: { $0.lexicographicallyPrecedes($1) }) {
+            for i in inputs.indices where inputs[i].current == smallest {
+                remap[inputs[i].segment][inputs[i].next] = UInt64(merged.count)
+                inputs[i].next += 1
+                inputs[i].skipDead()
             }
-            guard let term = smallest else { break }
-            for s in columns.indices where next[s] < live[s].count && columns[s]!.dictionary!.term(UInt64(next[s])) == term {
-                remap[s][next[s]] = UInt64(merged.count)
-                next[s] += 1
-                advance(s)
-            }
-            merged.append(term)
+            merged.append(smallest)
         }
         return (merged, remap)
     }
