@@ -64,9 +64,6 @@ package struct Column: Sendable {
     /// Values held by all documents together.
     package var valueCount: Int { values.count }
 
-    /// The smallest and largest value of the column (mapped or ordinals), nil when it holds none.
-    package var valueBounds: ClosedRange<UInt64>? { values.count == 0 ? nil : values.min...values.max }
-
     /// Indexes into the column's values owned by `doc`, empty when it has none.
     @inline(__always) package func valueRange(_ doc: DocID) -> Range<Int> {
         switch layout {
