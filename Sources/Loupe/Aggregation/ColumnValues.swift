@@ -75,19 +75,6 @@ enum RustCast {
 }
 
 extension FieldType {
-    /// What a fast column of this type holds.
-    var columnKind: ColumnKind {
-        switch self {
-        case .text, .string: .bytes
-        case .u64: .u64
-        case .i64: .i64
-        case .f64: .f64
-        case .bool: .bool
-        case .date: .date
-        }
-    }
-
-
     /// A request number brought into the column's space and read back, as tantivy does with `missing` and range
     /// bounds (`f64_to_fastfield_u64`, then `f64_from_fastfield_u64`): truncated for integer fields, nanoseconds
     /// for dates.

@@ -97,7 +97,7 @@ struct SegmentAggregatorBuilder {
     func make(_ plan: [PlannedAggregation]) -> [any SegmentAggregator] { plan.map(make) }
 
     func make(_ plan: PlannedAggregation) -> any SegmentAggregator {
-        let column = segment.fast.column(plan.field, kind: plan.fieldType.columnKind)
+        let column = segment.fast.column(plan.field)
         let children = SubAggregators(make(plan.children))
         switch plan.detail {
         case .terms(let request, let include, let exclude):
