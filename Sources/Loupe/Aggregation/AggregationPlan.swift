@@ -75,6 +75,10 @@ package struct PlannedAggregation: Sendable {
         }
         switch a.kind {
         case .terms(let terms):
+            if terms.missing != nil, entry.type == .bool {
+                throw IndexError(
+                    .invalidArgument, "\(kindPath).missing: not supported on a bool field", context: .init(field: fieldName))
+            }
             if terms.include != nil || terms.exclude != nil, entry.type.isNumeric {
                 throw IndexError(
                     .invalidArgument, "\(kindPath): include and exclude filter the terms of string fields only",
@@ -85,20 +89,20 @@ package struct PlannedAggregation: Sendable {
                 include: try terms.include.map { (f) throws(IndexError) in try CompiledTermFilter(f, path: kindPath + ".include") },
                 exclude: try terms.exclude.map { (f) throws(IndexError) in try CompiledTermFilter(f, path: kindPath + ".exclude") })
         case .histogram(let h):
-            guard entry.type.isNumeric else { throw mismatch("a numeric or date field") }
+            guard entry.type.isNumber else { throw mismatch("a numeric or date field") }
             detail = .histogram(HistogramGrid(h, type: entry.type))
         case .dateHistogram(let h):
             guard entry.type == .date else { throw mismatch("a date field") }
             detail = .histogram(HistogramGrid(h, type: entry.type))
         case .range(let r):
-            guard entry.type.isNumeric else { throw mismatch("a numeric or date field") }
+            guard entry.type.isNumber else { throw mismatch("a numeric or date field") }
             detail = .range(try PlannedRange.complete(r.ranges, type: entry.type, path: kindPath + ".ranges"), keyed: r.keyed)
         case .metric(var m):
-            guard entry.type.isNumeric || m.statistic == .valueCount else { throw mismatch("a numeric or date field") }
-            if !entry.type.isNumeric { m.missing = nil }
+            guard entry.type.isNumber || m.statistic == .valueCount else { throw mismatch("a numeric or date field") }
+            if !entry.type.isNumber { m.missing = nil }
             detail = .metric(m)
         case .percentiles(let p):
-            guard entry.type.isNumeric else { throw mismatch("a numeric or date field") }
+            guard entry.type.isNumber else { throw mismatch("a numeric or date field") }
             detail = .percentiles(p)
         case .cardinality(let c):
             if case .string = c.missing, entry.type.isNumeric {

@@ -75,16 +75,9 @@ enum RustCast {
 }
 
 extension FieldType {
-    /// A request number brought into the column's space and read back, as tantivy does with `missing` and range
-    /// bounds (`f64_to_fastfield_u64`, then `f64_from_fastfield_u64`): truncated for integer fields, nanoseconds
-    /// for dates.
-    func requestValue(_ value: Double) -> Double {
-        switch self {
-        case .u64, .bool: Double(RustCast.u64(value))
-        case .i64, .date: Double(RustCast.i64(value))
-        case .f64, .text, .string: value
-        }
-    }
+    /// Read as a number by statistics, histograms, ranges and percentiles: u64, i64, f64 and date fields (not
+    /// bool, which tantivy's numeric aggregations do not read).
+    var isNumber: Bool { isNumeric && self != .bool }
 
     /// A request number in tantivy's `u64` value space (`f64_to_fastfield_u64`); dates are nanoseconds.
     func rangeValue(_ value: Double) -> UInt64 {

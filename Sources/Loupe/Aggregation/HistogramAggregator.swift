@@ -1,7 +1,7 @@
 /// `histogram` and `date_histogram` over one segment: a count per (parent slot, bucket position), the position
-/// `floor((value - offset) / interval)` as tantivy computes it on `f64` values (nanoseconds for dates). Every
-/// value of a multi-valued document counts, as in tantivy; values outside `hard_bounds` are skipped. Empty
-/// buckets are not kept here: the final result fills the gaps.
+/// `floor((value - offset) / interval)` as tantivy computes it on `f64` values (nanoseconds for dates). A
+/// multi-valued document counts once per bucket its values fall in, as in tantivy 0.27; values outside
+/// `hard_bounds` are skipped. Empty buckets are not kept here: the final result fills the gaps.
 final class HistogramAggregator<Decoder: ColumnDecoder, Slots: BucketSlotTable>: SegmentAggregator {
     private let grid: HistogramGrid
     private let column: Column?
@@ -11,6 +11,7 @@ final class HistogramAggregator<Decoder: ColumnDecoder, Slots: BucketSlotTable>:
     private var children: SubAggregators
     private var parents = 0
     private var grouped: [[(key: UInt64, slot: UInt32)]]?
+    private var scratch: [Int64] = []
     private var charged = 0
 
     init(_ grid: HistogramGrid, column: Column?, slots: Slots, children: SubAggregators, budget: AggregationBudget) {
@@ -45,8 +46,13 @@ final class HistogramAggregator<Decoder: ColumnDecoder, Slots: BucketSlotTable>:
     private func run<P: ParentSlots>(_ docs: [DocID], _ column: Column, _ parents: P) {
         for i in docs.indices {
             let doc = docs[i]
-            for j in column.valueRange(doc) {
-                add(doc, parents.parent(i), grid.position(Decoder.double(column.value(at: j))))
+            let values = column.valueRange(doc)
+            if values.count == 1 {
+                add(doc, parents.parent(i), grid.position(Decoder.double(column.value(at: values.lowerBound))))
+            } else if !values.isEmpty {
+                scratch.removeAll(keepingCapacity: true)
+                for j in values { scratch.append(grid.position(Decoder.double(column.value(at: j)))) }
+                addDistinct(doc, parents.parent(i))
             }
         }
     }
@@ -54,11 +60,22 @@ final class HistogramAggregator<Decoder: ColumnDecoder, Slots: BucketSlotTable>:
     private func run<P: ParentSlots>(_ docs: [DocID], _ column: Column, _ parents: P, within bounds: HistogramBounds) {
         for i in docs.indices {
             let doc = docs[i]
+            scratch.removeAll(keepingCapacity: true)
             for j in column.valueRange(doc) {
                 let value = Decoder.double(column.value(at: j))
-                guard value >= bounds.min, value <= bounds.max else { continue }
-                add(doc, parents.parent(i), grid.position(value))
+                if value >= bounds.min, value <= bounds.max { scratch.append(grid.position(value)) }
             }
+            addDistinct(doc, parents.parent(i))
+        }
+    }
+
+    /// Counts the document once in each bucket of `scratch`.
+    private func addDistinct(_ doc: DocID, _ parent: UInt32) {
+        if scratch.count > 1 { scratch.sort() }
+        var previous: Int64?
+        for position in scratch where position != previous {
+            add(doc, parent, position)
+            previous = position
         }
     }
 

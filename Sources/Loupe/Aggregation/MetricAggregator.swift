@@ -65,10 +65,10 @@ final class MetricAggregator<Decoder: ColumnDecoder>: SegmentAggregator {
     private let missing: Double?
     private var stats: [StatsAccumulator] = []
 
-    init(_ request: MetricAggregation, column: Column?, type: FieldType) {
+    init(_ request: MetricAggregation, column: Column?) {
         statistic = request.statistic
         self.column = column
-        missing = request.missing.map(type.requestValue)
+        missing = request.missing
     }
 
     func reserve(parents count: Int) {
@@ -115,7 +115,7 @@ final class MetricAggregator<Decoder: ColumnDecoder>: SegmentAggregator {
 extension SegmentAggregatorBuilder {
     func makeMetric(_ plan: PlannedAggregation, _ request: MetricAggregation, _ column: Column?) -> any SegmentAggregator {
         func make<D: ColumnDecoder>(_: D.Type) -> any SegmentAggregator {
-            MetricAggregator<D>(request, column: column, type: plan.fieldType)
+            MetricAggregator<D>(request, column: column)
         }
         return withDecoder(plan.fieldType) { make($0) }
     }

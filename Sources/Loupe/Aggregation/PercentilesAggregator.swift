@@ -7,9 +7,9 @@ final class PercentilesAggregator<Decoder: ColumnDecoder>: SegmentAggregator {
     private var sketches: [DDSketch] = []
     private var charged = 0
 
-    init(_ request: PercentilesAggregation, column: Column?, type: FieldType, budget: AggregationBudget) {
+    init(_ request: PercentilesAggregation, column: Column?, budget: AggregationBudget) {
         self.column = column
-        missing = request.missing.map(type.requestValue)
+        missing = request.missing
         self.budget = budget
     }
 
@@ -166,7 +166,7 @@ extension SegmentAggregatorBuilder {
         -> any SegmentAggregator
     {
         func make<D: ColumnDecoder>(_: D.Type) -> any SegmentAggregator {
-            PercentilesAggregator<D>(request, column: column, type: plan.fieldType, budget: budget)
+            PercentilesAggregator<D>(request, column: column, budget: budget)
         }
         return withDecoder(plan.fieldType) { make($0) }
     }

@@ -1,6 +1,7 @@
 /// `range` over one segment: a count per (parent slot, range), slot = parent × ranges + range. The planned ranges
 /// cover the whole value line without overlap, so each value falls in exactly one, found by binary search over
-/// the starts in tantivy's value space. Every value of a multi-valued document counts, as in tantivy.
+/// the starts in tantivy's value space. A multi-valued document counts once per range its values fall in, as in
+/// tantivy 0.27.
 final class RangeAggregator<Decoder: ColumnDecoder>: SegmentAggregator {
     private let ranges: [PlannedRange]
     private let starts: [UInt64]
@@ -8,6 +9,7 @@ final class RangeAggregator<Decoder: ColumnDecoder>: SegmentAggregator {
     private let budget: AggregationBudget
     private var counts: [UInt32] = []
     private var children: SubAggregators
+    private var scratch: [Int] = []
     private var charged = 0
 
     init(_ ranges: [PlannedRange], column: Column?, children: SubAggregators, budget: AggregationBudget) {
@@ -42,12 +44,25 @@ final class RangeAggregator<Decoder: ColumnDecoder>: SegmentAggregator {
         for i in docs.indices {
             let doc = docs[i]
             let base = Int(parents.parent(i)) * ranges.count
-            for j in column.valueRange(doc) {
-                let slot = base + bucket(Decoder.rangeValue(column.value(at: j)))
-                counts[slot] &+= 1
-                if !children.isEmpty { children.pending.append(doc, UInt32(slot)) }
+            let values = column.valueRange(doc)
+            if values.count == 1 {
+                add(doc, base + bucket(Decoder.rangeValue(column.value(at: values.lowerBound))))
+            } else if !values.isEmpty {
+                scratch.removeAll(keepingCapacity: true)
+                for j in values { scratch.append(bucket(Decoder.rangeValue(column.value(at: j)))) }
+                scratch.sort()
+                var previous = -1
+                for range in scratch where range != previous {
+                    add(doc, base + range)
+                    previous = range
+                }
             }
         }
+    }
+
+    @inline(__always) private func add(_ doc: DocID, _ slot: Int) {
+        counts[slot] &+= 1
+        if !children.isEmpty { children.pending.append(doc, UInt32(slot)) }
     }
 
     /// The last range starting at or before `value`; the first starts at 0, so there is one.

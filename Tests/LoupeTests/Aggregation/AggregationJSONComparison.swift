@@ -44,7 +44,8 @@ struct AggregationJSONComparison {
                 return differ(path, "no buckets")
             }
             if let mineList = mine.arrayValue, let theirList = theirs.arrayValue {
-                compareBucketLists(mineList, theirList, subs: subs, path: path + ".buckets", byCount: kind == "terms")
+                let order = kind == "terms" ? Self.tieKey(body["order"]) : nil
+                compareBucketLists(mineList, theirList, subs: subs, path: path + ".buckets", tieKey: order)
             } else if let mineMap = mine.members, let theirMap = theirs.members {
                 let keys = Set(mineMap.map(\.key))
                 if keys != Set(theirMap.map(\.key)) { differ(path + ".buckets", "keyed buckets differ") }
@@ -63,26 +64,43 @@ struct AggregationJSONComparison {
         }
     }
 
-    /// Bucket lists: the same length; terms buckets matched within runs of equal doc_count.
+    /// What a terms aggregation's buckets tie on, the value its order sorts by: the doc count (the default
+    /// order), a metric sub-aggregation's value, or nothing for `_key` (keys never tie).
+    static func tieKey(_ order: JSONValue?) -> ((JSONValue) -> JSONValue?)? {
+        var target = "_count"
+        if let entry = (order?.arrayValue?.first ?? order)?.members?.first {
+            target = String(decoding: entry.key, as: UTF8.self)
+        }
+        switch target {
+        case "_count": return { $0["doc_count"] }
+        case "_key": return nil
+        default:
+            let parts = target.split(separator: ".", maxSplits: 1).map(String.init)
+            return { $0[parts[0]]?[parts.count > 1 ? parts[1] : "value"] }
+        }
+    }
+
+    /// Bucket lists: the same length; terms buckets matched within runs that tie on what their order sorts by.
     private mutating func compareBucketLists(
-        _ ours: [JSONValue], _ tantivy: [JSONValue], subs: JSONValue?, path: String, byCount: Bool
+        _ ours: [JSONValue], _ tantivy: [JSONValue], subs: JSONValue?, path: String,
+        tieKey: ((JSONValue) -> JSONValue?)?
     ) {
         guard ours.count == tantivy.count else {
             return differ(path, "\(ours.count) buckets, tantivy \(tantivy.count)")
         }
-        guard byCount else {
+        guard let tieKey else {
             for (i, (a, b)) in zip(ours, tantivy).enumerated() { compareBucket(a, b, subs: subs, path: "\(path)[\(i)]") }
             return
         }
         var start = 0
         while start < ours.count {
-            let count = tantivy[start]["doc_count"]
+            let tie = tieKey(tantivy[start])
             var end = start + 1
-            while end < ours.count, tantivy[end]["doc_count"] == count { end += 1 }
+            while end < ours.count, tieKey(tantivy[end]) == tie { end += 1 }
             let isLastRun = end == ours.count
             let mine = Array(ours[start..<end])
-            for i in start..<end where ours[i]["doc_count"] != count {
-                differ("\(path)[\(i)]", "doc_count \(describe(ours[i]["doc_count"])), tantivy \(describe(count))")
+            for i in start..<end where tieKey(ours[i]) != tie {
+                differ("\(path)[\(i)]", "sorts by \(describe(tieKey(ours[i]))), tantivy's by \(describe(tie))")
             }
             if !(isLastRun && tieAtCutoff) && !countsOnly {
                 for (offset, theirs) in tantivy[start..<end].enumerated() {
