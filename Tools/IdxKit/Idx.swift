@@ -14,7 +14,7 @@ package enum Idx {
     static var commands: [any Command.Type] {
         [
             CreateCommand.self, IndexCommand.self, SearchCommand.self, FacetsCommand.self, StatsCommand.self,
-            DeleteCommand.self,
+            AggregateCommand.self, DeleteCommand.self,
             OptimizeCommand.self, GarbageCollectCommand.self, CheckCommand.self, InspectCommand.self,
             QuickstartCommand.self,
         ]
