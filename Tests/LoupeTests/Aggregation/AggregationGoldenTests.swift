@@ -56,7 +56,7 @@ import TestSupport
             #expect(Self.documentedErrors[golden.name] == nil, "\(golden.name) answered; expected an error")
             var comparison = AggregationJSONComparison(
                 tieAtCutoff: golden.tieAtCutoff || golden.arbitraryTieMembers, countsOnly: golden.arbitraryTieMembers)
-            comparison.compare(request: golden.request, ours: ours, tantivy: golden.response)
+            comparison.compare(request: golden.request, ours: ours, expected: golden.response)
             for difference in comparison.differences { Issue.record("\(golden.name): \(difference)") }
             compared += 1
         }
