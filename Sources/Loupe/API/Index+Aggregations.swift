@@ -20,7 +20,7 @@ extension Searcher {
     ///   past 500 MB; `.invalidQuery` for a bad query; `.corruption` if postings turn out damaged while matching.
     /// - Complexity: O(matches × values per document) to collect, plus ordering each terms aggregation's buckets.
     public func aggregate(_ json: String, matching query: Query = .matchAll) throws(IndexError) -> String {
-        try aggregate(AggregationRequest(json: json), matching: query).jsonText()
+        try aggregate(AggregationRequest(json: json), matching: query).jsonText
     }
 }
 

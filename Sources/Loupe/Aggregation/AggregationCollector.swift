@@ -29,7 +29,7 @@ struct AggregationCollector: Collector {
 
         mutating func collect(_ matches: borrowing ScoreBlock) {
             block.removeAll()
-            for i in 0..<matches.count { block.docs.append(unsafe matches.docs[i]) }
+            unsafe block.docs.append(contentsOf: UnsafeBufferPointer(start: matches.docs, count: matches.count))
             for aggregator in aggregators { aggregator.collect(block) }
         }
 

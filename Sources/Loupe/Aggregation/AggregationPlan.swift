@@ -174,8 +174,14 @@ struct HistogramGrid: Sendable {
         isDate = type == .date
     }
 
-    /// The bucket of a value (tantivy's `get_bucket_pos_f64`, cast as Rust casts).
-    @inline(__always) func position(_ value: Double) -> Int64 { RustCast.i64(((value - offset) / interval).rounded(.down)) }
+    /// The bucket of a value (tantivy's `get_bucket_pos_f64`, cast as Rust casts). The floor is taken by
+    /// truncating and stepping down, which x86-64's baseline does inline where `rounded(.down)` calls libm.
+    @inline(__always) func position(_ value: Double) -> Int64 {
+        let q = (value - offset) / interval
+        guard q > -9.2e18, q < 9.2e18 else { return RustCast.i64(q.rounded(.down)) }
+        let t = Int64(q)
+        return Double(t) > q ? t &- 1 : t
+    }
 
     @inline(__always) func key(_ position: Int64) -> Double { Double(position) * interval + offset }
 }

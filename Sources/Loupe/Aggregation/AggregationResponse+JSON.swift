@@ -3,102 +3,229 @@ import LoupeCodec
 // The response in tantivy 0.27's JSON shape (serde's serialisation of `AggregationResults`): integers for
 // counts and integer keys, doubles for values and histogram keys, `null` for a missing value (and for NaN,
 // which JSON cannot spell, as serde_json writes it). Members keep tantivy's order within an object, with
-// sub-aggregations after `doc_count`; the aggregations of one level keep request order.
+// sub-aggregations after `doc_count`; the aggregations of one level keep request order. Written straight into
+// bytes, without building a tree of JSON values: a histogram may hold tens of thousands of buckets.
 
 extension AggregationResponse {
-    /// The response as a JSON value.
-    package var json: JSONValue {
-        .object(results.map { JSONMember($0.name, $0.result.json) })
+    /// The response as compact JSON text.
+    package var jsonText: String {
+        var out = JSONOut()
+        out.object { out in writeMembers(&out) }
+        return String(decoding: out.bytes, as: UTF8.self)
     }
 
-    /// The response as JSON text, compact or indented by two spaces.
-    package func jsonText(pretty: Bool = false) -> String {
-        var bytes: [UInt8] = []
-        JSONWriter.write(json, into: &bytes, pretty: pretty)
-        return String(decoding: bytes, as: UTF8.self)
+    fileprivate func writeMembers(_ out: inout JSONOut) {
+        for result in results {
+            out.key(result.name)
+            result.result.write(&out)
+        }
     }
-
-    fileprivate var members: [JSONMember] { results.map { JSONMember($0.name, $0.result.json) } }
 }
 
 extension AggregationResult {
-    package var json: JSONValue {
+    fileprivate func write(_ out: inout JSONOut) {
         switch self {
         case .terms(let t):
-            var members = [JSONMember("buckets", .array(t.buckets.map(\.json))), JSONMember("sum_other_doc_count", .int(t.sumOtherDocCount))]
-            if let bound = t.docCountErrorUpperBound { members.append(JSONMember("doc_count_error_upper_bound", .int(bound))) }
-            return .object(members)
+            out.object { out in
+                out.key("buckets")
+                out.array(t.buckets) { out, bucket in bucket.write(&out) }
+                out.key("sum_other_doc_count")
+                out.int(t.sumOtherDocCount)
+                if let bound = t.docCountErrorUpperBound {
+                    out.key("doc_count_error_upper_bound")
+                    out.int(bound)
+                }
+            }
         case .histogram(let h):
-            let buckets = h.buckets.map(\.json)
-            guard h.keyed else { return .object([JSONMember("buckets", .array(buckets))]) }
-            let keys = h.buckets.map { AggregationText.rustDisplay($0.key) }
-            return .object([JSONMember("buckets", .object(zip(keys, buckets).map { JSONMember($0, $1) }))])
+            out.object { out in
+                out.key("buckets")
+                if h.keyed {
+                    out.object { out in
+                        for bucket in h.buckets {
+                            out.key(AggregationText.rustDisplay(bucket.key))
+                            bucket.write(&out)
+                        }
+                    }
+                } else {
+                    out.array(h.buckets) { out, bucket in bucket.write(&out) }
+                }
+            }
         case .range(let r):
-            let buckets = r.buckets.map(\.json)
-            guard r.keyed else { return .object([JSONMember("buckets", .array(buckets))]) }
-            return .object([JSONMember("buckets", .object(zip(r.buckets, buckets).map { JSONMember($0.key, $1) }))])
+            out.object { out in
+                out.key("buckets")
+                if r.keyed {
+                    out.object { out in
+                        for bucket in r.buckets {
+                            out.key(bucket.key)
+                            bucket.write(&out)
+                        }
+                    }
+                } else {
+                    out.array(r.buckets) { out, bucket in bucket.write(&out) }
+                }
+            }
         case .value(let v):
-            return .object([JSONMember("value", .double(v))])
+            out.object { out in
+                out.key("value")
+                out.double(v)
+            }
         case .stats(let s):
-            return .object([
-                JSONMember("count", .int(s.count)), JSONMember("sum", .double(s.sum)), JSONMember("min", .double(s.min)),
-                JSONMember("max", .double(s.max)), JSONMember("avg", .double(s.avg)),
-            ])
+            out.object { out in
+                out.key("count")
+                out.int(s.count)
+                out.key("sum")
+                out.double(s.sum)
+                out.key("min")
+                out.double(s.min)
+                out.key("max")
+                out.double(s.max)
+                out.key("avg")
+                out.double(s.avg)
+            }
         case .percentiles(let p):
-            let values: JSONValue =
-                p.keyed
-                ? .object(p.values.map { JSONMember(AggregationText.percentileName($0.percent), .double($0.value)) })
-                : .array(p.values.map { .object([JSONMember("key", .double($0.percent)), JSONMember("value", .double($0.value))]) })
-            return .object([JSONMember("values", values)])
+            out.object { out in
+                out.key("values")
+                if p.keyed {
+                    out.object { out in
+                        for percentile in p.values {
+                            out.key(AggregationText.percentileName(percentile.percent))
+                            out.double(percentile.value)
+                        }
+                    }
+                } else {
+                    out.array(p.values) { out, percentile in
+                        out.object { out in
+                            out.key("key")
+                            out.double(percentile.percent)
+                            out.key("value")
+                            out.double(percentile.value)
+                        }
+                    }
+                }
+            }
         }
     }
 }
 
 extension TermsBucket {
-    var json: JSONValue {
-        var members: [JSONMember] = []
-        switch key {
-        case .string(let bytes): members.append(JSONMember(key: Array("key".utf8), value: .string(bytes)))
-        case .i64(let v): members.append(JSONMember("key", .number(JSONNumber(v))))
-        case .u64(let v): members.append(JSONMember("key", .number(JSONNumber(v))))
-        case .bool(let v):
-            members.append(JSONMember("key_as_string", .string(Array((v ? "true" : "false").utf8))))
-            members.append(JSONMember("key", .number(JSONNumber(UInt64(v ? 1 : 0)))))
-        case .f64(let v): members.append(JSONMember("key", .double(v)))
+    fileprivate func write(_ out: inout JSONOut) {
+        out.object { out in
+            switch key {
+            case .string(let bytes):
+                out.key("key")
+                out.string(bytes)
+            case .i64(let v):
+                out.key("key")
+                JSONWriter.appendNumber(v, to: &out.bytes)
+            case .u64(let v):
+                out.key("key")
+                JSONWriter.appendNumber(v, to: &out.bytes)
+            case .bool(let v):
+                out.key("key_as_string")
+                out.string(Array((v ? "true" : "false").utf8))
+                out.key("key")
+                out.int(v ? 1 : 0)
+            case .f64(let v):
+                out.key("key")
+                out.double(v)
+            }
+            out.key("doc_count")
+            out.int(docCount)
+            subAggregations.writeMembers(&out)
         }
-        members.append(JSONMember("doc_count", .int(docCount)))
-        return .object(members + subAggregations.members)
     }
 }
 
 extension HistogramBucket {
-    var json: JSONValue {
-        var members: [JSONMember] = []
-        if let keyAsString { members.append(JSONMember("key_as_string", .string(Array(keyAsString.utf8)))) }
-        members.append(JSONMember("key", .double(key)))
-        members.append(JSONMember("doc_count", .int(docCount)))
-        return .object(members + subAggregations.members)
+    fileprivate func write(_ out: inout JSONOut) {
+        out.object { out in
+            if let keyAsString {
+                out.key("key_as_string")
+                out.string(Array(keyAsString.utf8))
+            }
+            out.key("key")
+            out.double(key)
+            out.key("doc_count")
+            out.int(docCount)
+            subAggregations.writeMembers(&out)
+        }
     }
 }
 
 extension RangeBucket {
-    var json: JSONValue {
-        var members = [JSONMember("key", .string(Array(key.utf8))), JSONMember("doc_count", .int(docCount))]
-        members += subAggregations.members
-        if let from { members.append(JSONMember("from", .double(from))) }
-        if let to { members.append(JSONMember("to", .double(to))) }
-        if let fromAsString { members.append(JSONMember("from_as_string", .string(Array(fromAsString.utf8)))) }
-        if let toAsString { members.append(JSONMember("to_as_string", .string(Array(toAsString.utf8)))) }
-        return .object(members)
+    fileprivate func write(_ out: inout JSONOut) {
+        out.object { out in
+            out.key("key")
+            out.string(Array(key.utf8))
+            out.key("doc_count")
+            out.int(docCount)
+            subAggregations.writeMembers(&out)
+            if let from {
+                out.key("from")
+                out.double(from)
+            }
+            if let to {
+                out.key("to")
+                out.double(to)
+            }
+            if let fromAsString {
+                out.key("from_as_string")
+                out.string(Array(fromAsString.utf8))
+            }
+            if let toAsString {
+                out.key("to_as_string")
+                out.string(Array(toAsString.utf8))
+            }
+        }
     }
 }
 
-extension JSONValue {
-    fileprivate static func int(_ value: Int) -> JSONValue { .number(JSONNumber(Int64(value))) }
+/// Compact JSON being written: commas between members and elements are put in as they come.
+private struct JSONOut {
+    var bytes: [UInt8] = []
+    /// Whether the innermost open container has a member or element yet.
+    private var hasItem = false
+
+    private mutating func separate() {
+        if hasItem { bytes.append(UInt8(ascii: ",")) }
+        hasItem = true
+    }
+
+    mutating func object(_ body: (inout JSONOut) -> Void) {
+        bytes.append(UInt8(ascii: "{"))
+        let outer = hasItem
+        hasItem = false
+        body(&self)
+        bytes.append(UInt8(ascii: "}"))
+        hasItem = outer
+    }
+
+    mutating func array<T>(_ items: [T], _ body: (inout JSONOut, T) -> Void) {
+        bytes.append(UInt8(ascii: "["))
+        let outer = hasItem
+        for (i, item) in items.enumerated() {
+            if i > 0 { bytes.append(UInt8(ascii: ",")) }
+            hasItem = false
+            body(&self, item)
+        }
+        bytes.append(UInt8(ascii: "]"))
+        hasItem = outer
+    }
+
+    /// A member's key; its value follows.
+    mutating func key(_ name: String) {
+        separate()
+        JSONWriter.appendString(name.utf8, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    mutating func string(_ utf8: [UInt8]) { JSONWriter.appendString(utf8, to: &bytes) }
+
+    mutating func int(_ value: Int) { JSONWriter.appendNumber(Int64(value), to: &bytes) }
 
     /// A double, or `null` for none and for NaN and infinities.
-    fileprivate static func double(_ value: Double?) -> JSONValue {
-        guard let value, value.isFinite else { return .null }
-        return .number(JSONNumber(value))
+    mutating func double(_ value: Double?) {
+        guard let value, value.isFinite else { return JSONWriter.appendNull(to: &bytes) }
+        JSONWriter.appendNumber(value, to: &bytes)
     }
 }

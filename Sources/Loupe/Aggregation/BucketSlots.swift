@@ -16,6 +16,8 @@ protocol BucketSlotTable {
     func slotsByParent(_ parents: Int) -> [[(key: UInt64, slot: UInt32)]]
     /// Bytes the table holds.
     var memoryBytes: Int { get }
+    /// Whether `slot` makes new slots (all but `DenseSlots`, whose slots exist once reserved).
+    static var makesSlots: Bool { get }
 }
 
 /// Keys below a known bound (string ordinals): slot = parent × keyCount + key, no lookup at all.
@@ -43,6 +45,8 @@ struct DenseSlots: BucketSlotTable {
     }
 
     var memoryBytes: Int { 0 }
+
+    static var makesSlots: Bool { false }
 }
 
 /// Any keys under any parents, through a hash map: nested bucket aggregations over many values.
@@ -87,6 +91,8 @@ struct HashedSlots: BucketSlotTable {
     }
 
     var memoryBytes: Int { map.capacity * 24 + owners.capacity * 4 + keys.capacity * 8 }
+
+    static var makesSlots: Bool { true }
 }
 
 /// One parent's keys within a window of nearby values (histogram positions, the values of a numeric field): a
@@ -168,4 +174,45 @@ struct WindowSlots: BucketSlotTable {
     }
 
     var memoryBytes: Int { window.capacity * 4 + keys.capacity * 8 + (spilled?.capacity ?? 0) * 16 }
+
+    static var makesSlots: Bool { true }
+}
+
+/// Documents per slot. A block's loop increments them through a buffer pointer, each index checked against the
+/// buffer's bounds: an increment of an array held in `self` would check the array's uniqueness every time. So the
+/// counts are grown first, to as many slots as the block could possibly make (`ensure`), and the loop never
+/// appends.
+struct SlotCounts {
+    private(set) var values: [UInt32] = []
+
+    var count: Int { values.count }
+
+    subscript(_ slot: UInt32) -> Int { Int(slot) < values.count ? Int(values[Int(slot)]) : 0 }
+
+    /// Makes room for slots `0..<count`.
+    mutating func ensure(_ count: Int) {
+        if values.count < count { values += repeatElement(0, count: count - values.count) }
+    }
+
+    /// Runs `body` with the counts to increment; the tally must not outlive the call.
+    mutating func withTally<R>(_ body: (SlotTally) -> R) -> R {
+        unsafe values.withUnsafeMutableBufferPointer { buffer in body(unsafe SlotTally(buffer)) }
+    }
+
+    var memoryBytes: Int { values.capacity * 4 }
+}
+
+/// The counts of `SlotCounts` during one block, incremented in place.
+@safe
+struct SlotTally {
+    private let buffer: UnsafeMutableBufferPointer<UInt32>
+
+    fileprivate init(_ buffer: UnsafeMutableBufferPointer<UInt32>) {
+        unsafe self.buffer = buffer
+    }
+
+    /// One more document in `slot`; a slot past the counts (which `SlotCounts.ensure` rules out) is ignored.
+    @inline(__always) func increment(_ slot: UInt32) {
+        if unsafe Int(slot) < buffer.count { unsafe buffer[Int(slot)] &+= 1 }
+    }
 }

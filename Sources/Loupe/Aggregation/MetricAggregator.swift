@@ -59,64 +59,133 @@ extension Statistic {
 
 /// `stats`, `min`, `max`, `avg`, `sum` and `value_count` over one segment: a `StatsAccumulator` per parent
 /// slot. Every value of a multi-valued document counts, and a document without one counts `missing` if given.
-final class MetricAggregator<Decoder: ColumnDecoder>: SegmentAggregator {
+final class MetricAggregator: SegmentAggregator {
     private let statistic: Statistic
-    private let column: Column?
-    private let missing: Double?
-    private var stats: [StatsAccumulator] = []
+    private let decoder: DecoderKind
+    private var core: MetricCore
 
-    init(_ request: MetricAggregation, column: Column?) {
+    init(_ request: MetricAggregation, column: Column?, type: FieldType) {
         statistic = request.statistic
-        self.column = column
-        missing = request.missing
+        decoder = DecoderKind(type)
+        core = MetricCore(column: column, missing: request.missing)
     }
 
-    func reserve(parents count: Int) {
-        if stats.count < count { stats += Array(repeating: StatsAccumulator(), count: count - stats.count) }
-    }
+    func reserve(parents count: Int) { core.reserve(count) }
 
     func collect(_ block: DocBlock) {
-        if block.isTopLevel {
-            reserve(parents: 1)
-            run(block.docs, TopLevelParents())
-        } else {
-            run(block.docs, NestedParents(slots: block.parents))
+        switch decoder {
+        case .u64: core.collect(block, U64Decoder.self)
+        case .i64: core.collect(block, I64Decoder.self)
+        case .f64: core.collect(block, F64Decoder.self)
+        case .date: core.collect(block, DateDecoder.self)
+        case .uncounted: core.collect(block, UncountedDecoder.self)
         }
     }
 
-    private func run<P: ParentSlots>(_ docs: [DocID], _ parents: P) {
+    func harvest(_ parent: UInt32) -> IntermediateResult { .stats(core.stats(parent)) }
+
+    func metricValue(_ parent: UInt32, property: String) -> Double? {
+        guard Int(parent) < core.accumulators.count else { return nil }
+        return core.accumulators[Int(parent)].value(statistic == .stats ? property : statistic.property)
+    }
+
+    var memoryBytes: Int { core.accumulators.capacity * MemoryLayout<StatsAccumulator>.stride }
+}
+
+struct MetricCore {
+    let column: Column?
+    let missing: Double?
+    var accumulators: [StatsAccumulator] = []
+    private var values = BlockValues()
+
+    init(column: Column?, missing: Double?) {
+        self.column = column
+        self.missing = missing
+    }
+
+    mutating func reserve(_ count: Int) {
+        if accumulators.count < count {
+            accumulators += Array(repeating: StatsAccumulator(), count: count - accumulators.count)
+        }
+    }
+
+    mutating func collect<D: ColumnDecoder>(_ block: DocBlock, _ decoder: D.Type) {
+        if block.isTopLevel {
+            reserve(1)
+            accumulators[0] = Self.runTopLevel(block.docs, column, missing, &values, accumulators[0], decoder)
+        } else {
+            run(block.docs, NestedParents(slots: block.parents), decoder)
+        }
+    }
+
+    /// The top-level loop, accumulating in a local (registers) rather than in the array.
+    private static func runTopLevel<D: ColumnDecoder>(
+        _ docs: [DocID], _ column: Column?, _ missing: Double?, _ block: inout BlockValues, _ start: StatsAccumulator,
+        _: D.Type
+    ) -> StatsAccumulator {
+        var total = start
         guard let column else {
-            if let missing { for i in docs.indices { stats[Int(parents.parent(i))].add(missing) } }
+            if let missing { for _ in docs.indices { total.add(missing) } }
+            return total
+        }
+        if column.isSingleValued {
+            block.read(docs, from: column)
+            for i in docs.indices {
+                let value = block.values[i]
+                if BlockValues.hasNoValue(value, docs[i], column) {
+                    if let missing { total.add(missing) }
+                } else {
+                    total.add(D.double(value))
+                }
+            }
+            return total
+        }
+        for doc in docs {
+            let values = column.valueRange(doc)
+            if values.isEmpty {
+                if let missing { total.add(missing) }
+                continue
+            }
+            for j in values { total.add(D.double(column.value(at: j))) }
+        }
+        return total
+    }
+
+    private mutating func run<P: ParentSlots, D: ColumnDecoder>(_ docs: [DocID], _ parents: P, _: D.Type) {
+        guard let column else {
+            if let missing { for i in docs.indices { accumulators[Int(parents.parent(i))].add(missing) } }
+            return
+        }
+        if column.isSingleValued {
+            values.read(docs, from: column)
+            for i in docs.indices {
+                let value = values.values[i]
+                if BlockValues.hasNoValue(value, docs[i], column) {
+                    if let missing { accumulators[Int(parents.parent(i))].add(missing) }
+                } else {
+                    accumulators[Int(parents.parent(i))].add(D.double(value))
+                }
+            }
             return
         }
         for i in docs.indices {
             let values = column.valueRange(docs[i])
             let parent = Int(parents.parent(i))
             if values.isEmpty {
-                if let missing { stats[parent].add(missing) }
+                if let missing { accumulators[parent].add(missing) }
                 continue
             }
-            for j in values { stats[parent].add(Decoder.double(column.value(at: j))) }
+            for j in values { accumulators[parent].add(D.double(column.value(at: j))) }
         }
     }
 
-    func harvest(_ parent: UInt32) -> IntermediateResult {
-        .stats(Int(parent) < stats.count ? stats[Int(parent)] : StatsAccumulator())
+    func stats(_ parent: UInt32) -> StatsAccumulator {
+        Int(parent) < accumulators.count ? accumulators[Int(parent)] : StatsAccumulator()
     }
-
-    func metricValue(_ parent: UInt32, property: String) -> Double? {
-        guard Int(parent) < stats.count else { return nil }
-        return stats[Int(parent)].value(statistic == .stats ? property : statistic.property)
-    }
-
-    var memoryBytes: Int { stats.capacity * MemoryLayout<StatsAccumulator>.stride }
 }
 
 extension SegmentAggregatorBuilder {
     func makeMetric(_ plan: PlannedAggregation, _ request: MetricAggregation, _ column: Column?) -> any SegmentAggregator {
-        func make<D: ColumnDecoder>(_: D.Type) -> any SegmentAggregator {
-            MetricAggregator<D>(request, column: column)
-        }
-        return withDecoder(plan.fieldType) { make($0) }
+        MetricAggregator(request, column: column, type: plan.fieldType)
     }
 }

@@ -1,108 +1,165 @@
 /// `percentiles` over one segment: a `DDSketch` per parent slot, fed every value (or `missing` for a document
 /// without one), as tantivy does.
-final class PercentilesAggregator<Decoder: ColumnDecoder>: SegmentAggregator {
-    private let column: Column?
-    private let missing: Double?
+final class PercentilesAggregator: SegmentAggregator {
+    private let decoder: DecoderKind
     private let budget: AggregationBudget
-    private var sketches: [DDSketch] = []
+    private var core: PercentilesCore
     private var charged = 0
 
-    init(_ request: PercentilesAggregation, column: Column?, budget: AggregationBudget) {
-        self.column = column
-        missing = request.missing
+    init(_ request: PercentilesAggregation, column: Column?, type: FieldType, budget: AggregationBudget) {
+        decoder = DecoderKind(type)
         self.budget = budget
+        core = PercentilesCore(column: column, missing: request.missing)
     }
 
-    func reserve(parents count: Int) {
-        if sketches.count < count { sketches += Array(repeating: DDSketch(), count: count - sketches.count) }
-    }
+    func reserve(parents count: Int) { core.reserve(count) }
 
     func collect(_ block: DocBlock) {
         guard !budget.isExceeded else { return }
-        if block.isTopLevel {
-            reserve(parents: 1)
-            run(block.docs, TopLevelParents())
-        } else {
-            run(block.docs, NestedParents(slots: block.parents))
+        switch decoder {
+        case .u64: core.collect(block, U64Decoder.self)
+        case .i64: core.collect(block, I64Decoder.self)
+        case .f64: core.collect(block, F64Decoder.self)
+        case .date: core.collect(block, DateDecoder.self)
+        case .uncounted: core.collect(block, UncountedDecoder.self)
         }
-        let bytes = memoryBytes
-        budget.charge(bytes - charged)
-        charged = bytes
+        budget.charge(core.bytes - charged)
+        charged = core.bytes
     }
 
-    private func run<P: ParentSlots>(_ docs: [DocID], _ parents: P) {
+    func harvest(_ parent: UInt32) -> IntermediateResult {
+        .percentiles(Int(parent) < core.sketches.count ? core.sketches[Int(parent)] : DDSketch())
+    }
+
+    var memoryBytes: Int { core.bytes }
+}
+
+struct PercentilesCore {
+    let column: Column?
+    let missing: Double?
+    var sketches: [DDSketch] = []
+    /// Bytes of the sketches, kept up to date as bins are added.
+    private(set) var bytes = 0
+
+    mutating func reserve(_ count: Int) {
+        guard sketches.count < count else { return }
+        bytes += (count - sketches.count) * DDSketch().memoryBytes
+        sketches += Array(repeating: DDSketch(), count: count - sketches.count)
+    }
+
+    mutating func collect<D: ColumnDecoder>(_ block: DocBlock, _ decoder: D.Type) {
+        if block.isTopLevel {
+            reserve(1)
+            run(block.docs, TopLevelParents(), decoder)
+        } else {
+            run(block.docs, NestedParents(slots: block.parents), decoder)
+        }
+    }
+
+    private mutating func run<P: ParentSlots, D: ColumnDecoder>(_ docs: [DocID], _ parents: P, _: D.Type) {
         for i in docs.indices {
             let parent = Int(parents.parent(i))
             let values = column?.valueRange(docs[i]) ?? 0..<0
             if values.isEmpty {
-                if let missing { sketches[parent].add(missing) }
+                if let missing { add(parent, missing) }
                 continue
             }
             guard let column else { continue }
-            for j in values { sketches[parent].add(Decoder.double(column.value(at: j))) }
+            for j in values { add(parent, D.double(column.value(at: j))) }
         }
     }
 
-    func harvest(_ parent: UInt32) -> IntermediateResult {
-        .percentiles(Int(parent) < sketches.count ? sketches[Int(parent)] : DDSketch())
+    @inline(__always) private mutating func add(_ parent: Int, _ value: Double) {
+        let before = sketches[parent].memoryBytes
+        sketches[parent].add(value)
+        bytes += sketches[parent].memoryBytes - before
     }
-
-    var memoryBytes: Int { sketches.reduce(sketches.capacity * MemoryLayout<DDSketch>.stride) { $0 + $1.memoryBytes } }
 }
 
 /// `cardinality` over one segment. For a string field, a set of term ordinals per parent slot, turned into
 /// hashes of the terms' bytes at harvest (ordinals differ between segments, bytes do not); for a numeric field,
 /// a sketch per parent fed hashes of the mapped values. `missing` counts as one more value.
 final class CardinalityAggregator: SegmentAggregator {
-    private let column: Column?
-    private let dictionary: ColumnDictionary?
-    private let isString: Bool
     private let budget: AggregationBudget
-    /// String fields: per parent, a bitset over ordinals (the missing sentinel after the last).
-    private var ordinals: [[UInt64]] = []
-    /// Numeric fields: per parent, the sketch.
-    private var sketches: [CardinalitySketch] = []
-    /// The key (ordinal or mapped value) documents without a value count as.
-    private let missingKey: UInt64?
-    private let missingHash: UInt64?
+    private var core: CardinalityCore
     private var charged = 0
 
     init(_ request: CardinalityAggregation, column: Column?, type: FieldType, budget: AggregationBudget) {
-        self.column = column
-        dictionary = column?.dictionary
-        isString = !type.isNumeric
         self.budget = budget
-        let placement = TermsAggregator<HashedSlots>.placeMissing(request.missing, type: type, dictionary: dictionary)
-        missingKey = placement.key
+        let dictionary = column?.dictionary
+        let missingHash: UInt64?
         switch request.missing {
         case .string(let text)?: missingHash = CardinalitySketch.hash(Array(text.utf8))
         case let number?: missingHash = CardinalitySketch.hash(Array(AggregationText.rustDisplay(number.number ?? 0).utf8))
         case nil: missingHash = nil
         }
+        core = CardinalityCore(
+            column: column, dictionary: dictionary, isString: !type.isNumeric,
+            missingKey: TermsAggregator.placeMissing(request.missing, type: type, dictionary: dictionary).key,
+            missingHash: missingHash, budget: budget)
     }
 
-    func reserve(parents count: Int) {
-        if isString {
-            if ordinals.count < count { ordinals += Array(repeating: [], count: count - ordinals.count) }
-        } else if sketches.count < count {
-            sketches += Array(repeating: CardinalitySketch(), count: count - sketches.count)
-        }
-    }
+    func reserve(parents count: Int) { core.reserve(count) }
 
     func collect(_ block: DocBlock) {
         guard !budget.isExceeded else { return }
         if block.isTopLevel {
-            reserve(parents: 1)
-            run(block.docs, TopLevelParents())
+            core.reserve(1)
+            core.run(block.docs, TopLevelParents())
         } else {
-            run(block.docs, NestedParents(slots: block.parents))
+            core.run(block.docs, NestedParents(slots: block.parents))
         }
         let bytes = memoryBytes
         budget.charge(bytes - charged)
         charged = bytes
     }
 
-    private func run<P: ParentSlots>(_ docs: [DocID], _ parents: P) {
+    func harvest(_ parent: UInt32) -> IntermediateResult { .cardinality(core.sketch(parent)) }
+
+    func metricValue(_ parent: UInt32, property: String) -> Double? { core.distinctCount(parent) }
+
+    var memoryBytes: Int { core.bytes }
+}
+
+struct CardinalityCore {
+    let column: Column?
+    let dictionary: ColumnDictionary?
+    let isString: Bool
+    /// The key (ordinal or mapped value) documents without a value count as.
+    let missingKey: UInt64?
+    let missingHash: UInt64?
+    let budget: AggregationBudget
+    /// String fields: per parent, a bitset over ordinals (the missing sentinel after the last).
+    private var ordinals: [[UInt64]] = []
+    /// Numeric fields: per parent, the sketch.
+    private var sketches: [CardinalitySketch] = []
+    private(set) var bytes = 0
+
+    init(
+        column: Column?, dictionary: ColumnDictionary?, isString: Bool, missingKey: UInt64?, missingHash: UInt64?,
+        budget: AggregationBudget
+    ) {
+        self.column = column
+        self.dictionary = dictionary
+        self.isString = isString
+        self.missingKey = missingKey
+        self.missingHash = missingHash
+        self.budget = budget
+    }
+
+    mutating func reserve(_ count: Int) {
+        if isString {
+            if ordinals.count < count {
+                bytes += (count - ordinals.count) * 24
+                ordinals += Array(repeating: [], count: count - ordinals.count)
+            }
+        } else if sketches.count < count {
+            bytes += (count - sketches.count) * MemoryLayout<CardinalitySketch>.stride
+            sketches += Array(repeating: CardinalitySketch(), count: count - sketches.count)
+        }
+    }
+
+    mutating func run<P: ParentSlots>(_ docs: [DocID], _ parents: P) {
         for i in docs.indices {
             let parent = Int(parents.parent(i))
             let values = column?.valueRange(docs[i]) ?? 0..<0
@@ -115,24 +172,28 @@ final class CardinalityAggregator: SegmentAggregator {
         }
     }
 
-    @inline(__always) private func add(_ parent: Int, _ key: UInt64) {
-        guard isString else { return sketches[parent].insert(hash: CardinalitySketch.mix(key)) }
+    @inline(__always) private mutating func add(_ parent: Int, _ key: UInt64) {
+        guard isString else {
+            let before = sketches[parent].memoryBytes
+            sketches[parent].insert(hash: CardinalitySketch.mix(key))
+            bytes += sketches[parent].memoryBytes - before
+            return
+        }
         if ordinals[parent].isEmpty {
-            let bits = (dictionary?.count ?? 0) + 1
-            guard budget.admits((bits + 63) / 64 * 8) else { return }
-            ordinals[parent] = Array(repeating: 0, count: (bits + 63) / 64)
+            let words = ((dictionary?.count ?? 0) + 64) / 64
+            guard budget.admits(words * 8) else { return }
+            bytes += words * 8
+            ordinals[parent] = Array(repeating: 0, count: words)
         }
         let word = Int(key >> 6)
         guard word < ordinals[parent].count else { return }
         ordinals[parent][word] |= 1 << (key & 63)
     }
 
-    func harvest(_ parent: UInt32) -> IntermediateResult {
-        guard isString else {
-            return .cardinality(Int(parent) < sketches.count ? sketches[Int(parent)] : CardinalitySketch())
-        }
+    func sketch(_ parent: UInt32) -> CardinalitySketch {
+        guard isString else { return Int(parent) < sketches.count ? sketches[Int(parent)] : CardinalitySketch() }
         var sketch = CardinalitySketch()
-        guard Int(parent) < ordinals.count else { return .cardinality(sketch) }
+        guard Int(parent) < ordinals.count else { return sketch }
         let termCount = UInt64(dictionary?.count ?? 0)
         for (w, word) in ordinals[Int(parent)].enumerated() where word != 0 {
             var bits = word
@@ -146,18 +207,15 @@ final class CardinalityAggregator: SegmentAggregator {
                 }
             }
         }
-        return .cardinality(sketch)
+        return sketch
     }
 
-    func metricValue(_ parent: UInt32, property: String) -> Double? {
+    /// The segment's count for an order by this aggregation: exact for strings (the set's size), the sketch's
+    /// estimate for numbers.
+    func distinctCount(_ parent: UInt32) -> Double? {
         guard isString else { return Int(parent) < sketches.count ? sketches[Int(parent)].estimate : nil }
         guard Int(parent) < ordinals.count else { return nil }
         return Double(ordinals[Int(parent)].reduce(0) { $0 + $1.nonzeroBitCount })
-    }
-
-    var memoryBytes: Int {
-        ordinals.reduce(ordinals.capacity * 24) { $0 + $1.capacity * 8 }
-            + sketches.reduce(sketches.capacity * MemoryLayout<CardinalitySketch>.stride) { $0 + $1.memoryBytes }
     }
 }
 
@@ -165,10 +223,7 @@ extension SegmentAggregatorBuilder {
     func makePercentiles(_ plan: PlannedAggregation, _ request: PercentilesAggregation, _ column: Column?)
         -> any SegmentAggregator
     {
-        func make<D: ColumnDecoder>(_: D.Type) -> any SegmentAggregator {
-            PercentilesAggregator<D>(request, column: column, budget: budget)
-        }
-        return withDecoder(plan.fieldType) { make($0) }
+        PercentilesAggregator(request, column: column, type: plan.fieldType, budget: budget)
     }
 
     func makeCardinality(_ plan: PlannedAggregation, _ request: CardinalityAggregation, _ column: Column?)

@@ -2,66 +2,104 @@
 /// cover the whole value line without overlap, so each value falls in exactly one, found by binary search over
 /// the starts in tantivy's value space. A multi-valued document counts once per range its values fall in, as in
 /// tantivy 0.27.
-final class RangeAggregator<Decoder: ColumnDecoder>: SegmentAggregator {
+final class RangeAggregator: SegmentAggregator {
+    private var core: RangeCore
+
+    init(_ ranges: [PlannedRange], type: FieldType, column: Column?, children: SubAggregators, budget: AggregationBudget) {
+        core = RangeCore(ranges, type: type, column: column, children: children, budget: budget)
+    }
+
+    func reserve(parents count: Int) { core.reserve(count) }
+
+    func collect(_ block: DocBlock) { core.collect(block) }
+
+    func harvest(_ parent: UInt32) -> IntermediateResult { core.harvest(parent) }
+
+    var memoryBytes: Int { core.memoryBytes }
+}
+
+/// A range aggregation's state.
+struct RangeCore {
     private let ranges: [PlannedRange]
     private let starts: [UInt64]
+    private let decoder: DecoderKind
     private let column: Column?
     private let budget: AggregationBudget
-    private var counts: [UInt32] = []
+    private var counts = SlotCounts()
     private var children: SubAggregators
     private var scratch: [Int] = []
     private var charged = 0
 
-    init(_ ranges: [PlannedRange], column: Column?, children: SubAggregators, budget: AggregationBudget) {
+    init(_ ranges: [PlannedRange], type: FieldType, column: Column?, children: SubAggregators, budget: AggregationBudget) {
         self.ranges = ranges
+        decoder = DecoderKind(type)
         starts = ranges.map(\.start)
         self.column = column
         self.children = children
         self.budget = budget
     }
 
-    func reserve(parents count: Int) {
+    mutating func reserve(_ count: Int) {
         let needed = count * ranges.count
         guard needed > counts.count, budget.admits((needed - counts.count) * 4) else { return }
-        counts += Array(repeating: 0, count: needed - counts.count)
+        counts.ensure(needed)
     }
 
-    func collect(_ block: DocBlock) {
-        if block.isTopLevel { reserve(parents: 1) }
+    mutating func collect(_ block: DocBlock) {
+        if block.isTopLevel { reserve(1) }
         guard !budget.isExceeded, let column else { return }
-        if block.isTopLevel {
-            run(block.docs, column, TopLevelParents())
-        } else {
-            run(block.docs, column, NestedParents(slots: block.parents))
+        var tally = counts
+        counts = SlotCounts()
+        tally.withTally { counts in
+            switch decoder {
+            case .u64: collect(block, column, U64Decoder.self, counts)
+            case .i64: collect(block, column, I64Decoder.self, counts)
+            case .f64: collect(block, column, F64Decoder.self, counts)
+            case .date: collect(block, column, DateDecoder.self, counts)
+            case .uncounted: collect(block, column, UncountedDecoder.self, counts)
+            }
         }
+        counts = tally
         children.flush(slotCount: counts.count)
         let bytes = memoryBytes
         budget.charge(bytes - charged)
         charged = bytes
     }
 
-    private func run<P: ParentSlots>(_ docs: [DocID], _ column: Column, _ parents: P) {
+    private mutating func collect<D: ColumnDecoder>(
+        _ block: DocBlock, _ column: Column, _ decoder: D.Type, _ counts: SlotTally
+    ) {
+        if block.isTopLevel {
+            run(block.docs, column, TopLevelParents(), decoder, counts)
+        } else {
+            run(block.docs, column, NestedParents(slots: block.parents), decoder, counts)
+        }
+    }
+
+    private mutating func run<P: ParentSlots, D: ColumnDecoder>(
+        _ docs: [DocID], _ column: Column, _ parents: P, _: D.Type, _ counts: SlotTally
+    ) {
         for i in docs.indices {
             let doc = docs[i]
             let base = Int(parents.parent(i)) * ranges.count
             let values = column.valueRange(doc)
             if values.count == 1 {
-                add(doc, base + bucket(Decoder.rangeValue(column.value(at: values.lowerBound))))
+                add(doc, base + bucket(D.rangeValue(column.value(at: values.lowerBound))), counts)
             } else if !values.isEmpty {
                 scratch.removeAll(keepingCapacity: true)
-                for j in values { scratch.append(bucket(Decoder.rangeValue(column.value(at: j)))) }
+                for j in values { scratch.append(bucket(D.rangeValue(column.value(at: j)))) }
                 scratch.sort()
                 var previous = -1
                 for range in scratch where range != previous {
-                    add(doc, base + range)
+                    add(doc, base + range, counts)
                     previous = range
                 }
             }
         }
     }
 
-    @inline(__always) private func add(_ doc: DocID, _ slot: Int) {
-        counts[slot] &+= 1
+    @inline(__always) private mutating func add(_ doc: DocID, _ slot: Int, _ counts: SlotTally) {
+        counts.increment(UInt32(truncatingIfNeeded: slot))
         if !children.isEmpty { children.pending.append(doc, UInt32(slot)) }
     }
 
@@ -81,21 +119,17 @@ final class RangeAggregator<Decoder: ColumnDecoder>: SegmentAggregator {
         return .range(
             ranges.indices.map { i in
                 let slot = base + i
-                return RangeEntry(
-                    docCount: slot < counts.count ? Int(counts[slot]) : 0, sub: children.harvest(UInt32(slot)))
+                return RangeEntry(docCount: counts[UInt32(slot)], sub: children.harvest(UInt32(slot)))
             })
     }
 
-    var memoryBytes: Int { counts.capacity * 4 + children.memoryBytes }
+    var memoryBytes: Int { counts.memoryBytes + children.memoryBytes }
 }
 
 extension SegmentAggregatorBuilder {
     func makeRange(_ plan: PlannedAggregation, _ ranges: [PlannedRange], _ column: Column?, _ children: SubAggregators)
         -> any SegmentAggregator
     {
-        func make<D: ColumnDecoder>(_: D.Type) -> any SegmentAggregator {
-            RangeAggregator<D>(ranges, column: column, children: children, budget: budget)
-        }
-        return withDecoder(plan.fieldType) { make($0) }
+        RangeAggregator(ranges, type: plan.fieldType, column: column, children: children, budget: budget)
     }
 }

@@ -2,8 +2,12 @@
 // The collector hands each top-level aggregator every block of live matches; a bucket aggregator works out each
 // document's buckets, counts it, and queues (document, bucket) pairs for its sub-aggregators, which it hands
 // on once per block. So every call between aggregators moves a block (`any SegmentAggregator` is called per
-// block, never per document), and each aggregator's per-value loop is generic over its column decoder, its slot
-// table and whether its block is top-level, so it specialises.
+// block, never per document).
+//
+// Each aggregator is a small non-generic class around a struct "core" that holds its state. Per block the class
+// switches once on its field's decoder (and slot table) and calls the core's generic loop with concrete types,
+// so the loop specialises — a generic class's methods, called through `any SegmentAggregator`, would run
+// unspecialised — and because the core is mutated in place as `self`, no exclusivity check runs per value.
 //
 // Buckets are numbered per segment ("slots", see BucketSlots.swift): a sub-aggregator keeps its state in arrays
 // indexed by its parent's slot. After the last block, `harvest` turns a parent slot's state into an
@@ -114,16 +118,47 @@ struct SegmentAggregatorBuilder {
             return makeCardinality(plan, request, column)
         }
     }
+}
 
-    /// Calls `body` with the decoder type of a numeric field.
-    func withDecoder<R>(_ type: FieldType, _ body: (any ColumnDecoder.Type) -> R) -> R {
+/// Which `ColumnDecoder` reads a field: the switch each aggregator makes once per block.
+enum DecoderKind {
+    case u64, i64, f64, date
+    /// Values that are not numbers (strings, and bools, which tantivy's numeric aggregations do not read).
+    case uncounted
+
+    init(_ type: FieldType) {
         switch type {
-        case .u64: body(U64Decoder.self)
-        case .i64: body(I64Decoder.self)
-        case .f64: body(F64Decoder.self)
-        case .bool: body(BoolDecoder.self)
-        case .date: body(DateDecoder.self)
-        case .text, .string: body(UncountedDecoder.self)
+        case .u64: self = .u64
+        case .i64: self = .i64
+        case .f64: self = .f64
+        case .date: self = .date
+        case .bool, .text, .string: self = .uncounted
         }
+    }
+}
+
+/// The first value of each document of a block, read from a single-valued column in one pass (the column's
+/// block read path chooses its layout once per block, not per document); `none` where a document has no value.
+struct BlockValues {
+    /// Stands for "no value". A real value can equal it (the largest u64), so a reader that meets it asks the
+    /// column whether the document has a value (`hasNoValue`).
+    static let none = UInt64.max
+
+    /// The values of the last block read, then stale entries (the buffer only grows).
+    private(set) var values: [UInt64] = []
+
+    /// Reads the values of `docs` from `column`, which must be single-valued, into `values[0..<docs.count]`.
+    mutating func read(_ docs: [DocID], from column: Column) {
+        if values.count < docs.count { values += repeatElement(0, count: docs.count - values.count) }
+        guard !docs.isEmpty else { return }
+        unsafe docs.withUnsafeBufferPointer { d in
+            unsafe values.withUnsafeMutableBufferPointer { out in
+                unsafe column.firstValues(of: d.baseAddress!, count: d.count, into: out.baseAddress!, missing: Self.none)
+            }
+        }
+    }
+
+    @inline(__always) static func hasNoValue(_ value: UInt64, _ doc: DocID, _ column: Column) -> Bool {
+        value == none && column.valueRange(doc).isEmpty
     }
 }

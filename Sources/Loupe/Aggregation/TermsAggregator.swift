@@ -11,14 +11,63 @@
 /// that value itself, and for a string on a numeric field a separate bucket outside the cut, whose
 /// sub-aggregations run in a tree of their own (`missingChildren`, indexed by parent slot) — all as tantivy
 /// does.
-final class TermsAggregator<Slots: BucketSlotTable>: SegmentAggregator {
+final class TermsAggregator: SegmentAggregator {
+    // One core, by slot table; the others nil. Optional chaining mutates the core in place.
+    private var dense: TermsCore<DenseSlots>?
+    private var window: TermsCore<WindowSlots>?
+    private var hashed: TermsCore<HashedSlots>?
+
+    init(dense core: TermsCore<DenseSlots>) { dense = core }
+    init(window core: TermsCore<WindowSlots>) { window = core }
+    init(hashed core: TermsCore<HashedSlots>) { hashed = core }
+
+    /// Where `missing` goes: the key it takes in the column's space, or outside it (a string on a numeric field,
+    /// a date between microseconds).
+    static func placeMissing(_ missing: MissingKey?, type: FieldType, dictionary: ColumnDictionary?)
+        -> (key: UInt64?, foreign: Bool)
+    {
+        guard let missing else { return (nil, false) }
+        if !type.isNumeric { return (UInt64(dictionary?.count ?? 0), false) }
+        guard let number = missing.number else { return (nil, true) }
+        switch type {
+        case .u64, .bool: return (RustCast.u64(number), false)
+        case .i64: return (NumericMapping.fromI64(RustCast.i64(number)), false)
+        case .f64: return (NumericMapping.fromF64(number), false)
+        case .date:
+            let nanos = RustCast.i64(number)
+            return nanos % 1000 == 0 ? (NumericMapping.fromI64(nanos / 1000), false) : (nil, true)
+        case .text, .string: return (nil, true)
+        }
+    }
+
+    func reserve(parents count: Int) {
+        dense?.reserve(count)
+        window?.reserve(count)
+        hashed?.reserve(count)
+    }
+
+    func collect(_ block: DocBlock) {
+        dense?.collect(block)
+        window?.collect(block)
+        hashed?.collect(block)
+    }
+
+    func harvest(_ parent: UInt32) -> IntermediateResult {
+        dense?.harvest(parent) ?? window?.harvest(parent) ?? hashed?.harvest(parent) ?? .terms(TermsPartial())
+    }
+
+    var memoryBytes: Int { dense?.memoryBytes ?? window?.memoryBytes ?? hashed?.memoryBytes ?? 0 }
+}
+
+/// A terms aggregation's state, over one kind of slot table.
+struct TermsCore<Slots: BucketSlotTable> {
     private let plan: PlannedAggregation
     private let request: TermsAggregation
     private let column: Column?
     private let dictionary: ColumnDictionary?
     private let budget: AggregationBudget
     private var slots: Slots
-    private var counts: [UInt32] = []
+    private var counts = SlotCounts()
     private var children: SubAggregators
     /// The key documents without a value count under, when it lives in the column's key space.
     private let missingKey: UInt64?
@@ -30,6 +79,7 @@ final class TermsAggregator<Slots: BucketSlotTable>: SegmentAggregator {
     private var parents = 0
     private var grouped: [[(key: UInt64, slot: UInt32)]]?
     private var scratch: [UInt64] = []
+    private var block = BlockValues()
     private var charged = 0
 
     init(
@@ -50,45 +100,33 @@ final class TermsAggregator<Slots: BucketSlotTable>: SegmentAggregator {
         allowed = filters.allowedOrdinals(dictionary)
     }
 
-    /// Where `missing` goes: the key it takes in the column's space, or outside it.
-    static func placeMissing(_ missing: MissingKey?, type: FieldType, dictionary: ColumnDictionary?)
-        -> (key: UInt64?, foreign: Bool)
-    {
-        guard let missing else { return (nil, false) }
-        if !type.isNumeric { return (UInt64(dictionary?.count ?? 0), false) }
-        guard let number = missing.number else { return (nil, true) }
-        switch type {
-        case .u64, .bool: return (RustCast.u64(number), false)
-        case .i64: return (NumericMapping.fromI64(RustCast.i64(number)), false)
-        case .f64: return (NumericMapping.fromF64(number), false)
-        case .date:
-            let nanos = RustCast.i64(number)
-            return nanos % 1000 == 0 ? (NumericMapping.fromI64(nanos / 1000), false) : (nil, true)
-        case .text, .string: return (nil, true)
-        }
-    }
-
-
-    func reserve(parents count: Int) {
+    mutating func reserve(_ count: Int) {
         guard count > parents else { return }
         slots.reserve(parents: count)
         let needed = slots.slotCount
         if needed > counts.count {
             guard budget.admits((needed - counts.count) * 4) else { return }
-            counts += Array(repeating: 0, count: needed - counts.count)
+            counts.ensure(needed)
         }
         if foreignMissing != nil { foreignMissing! += Array(repeating: 0, count: count - parents) }
         parents = count
     }
 
-    func collect(_ block: DocBlock) {
-        if block.isTopLevel { reserve(parents: 1) }
+    mutating func collect(_ block: DocBlock) {
+        if block.isTopLevel { reserve(1) }
         guard !budget.isExceeded else { return }
-        if block.isTopLevel {
-            run(block.docs, TopLevelParents())
-        } else {
-            run(block.docs, NestedParents(slots: block.parents))
+        // Each value of the block makes at most one new slot.
+        var tally = counts
+        counts = SlotCounts()
+        if Slots.makesSlots { tally.ensure(slots.slotCount + valueBound(block.docs)) }
+        tally.withTally { buffer in
+            if block.isTopLevel {
+                run(block.docs, TopLevelParents(), buffer)
+            } else {
+                run(block.docs, NestedParents(slots: block.parents), buffer)
+            }
         }
+        counts = tally
         children.flush(slotCount: max(slots.slotCount, counts.count))
         missingChildren.flush(slotCount: parents)
         let bytes = memoryBytes
@@ -96,53 +134,81 @@ final class TermsAggregator<Slots: BucketSlotTable>: SegmentAggregator {
         charged = bytes
     }
 
-    private func run<P: ParentSlots>(_ docs: [DocID], _ parents: P) {
+    /// The most keys `docs` can count: one per value, or one for a document without.
+    private func valueBound(_ docs: [DocID]) -> Int {
+        guard let column, !column.isSingleValued else { return docs.count }
+        return docs.reduce(0) { $0 + Swift.max(column.valueRange($1).count, 1) }
+    }
+
+    private mutating func run<P: ParentSlots>(
+        _ docs: [DocID], _ parents: P, _ counts: SlotTally
+    ) {
+        guard let column else {
+            for i in docs.indices { addMissing(docs[i], parents.parent(i), counts) }
+            return
+        }
+        if column.isSingleValued {
+            block.read(docs, from: column)
+            for i in docs.indices {
+                let value = block.values[i]
+                if BlockValues.hasNoValue(value, docs[i], column) {
+                    addMissing(docs[i], parents.parent(i), counts)
+                } else {
+                    add(docs[i], parents.parent(i), value, counts)
+                }
+            }
+            return
+        }
         for i in docs.indices {
             let doc = docs[i]
-            let parent = parents.parent(i)
-            let values = column?.valueRange(doc) ?? 0..<0
+            let values = column.valueRange(doc)
             switch values.count {
-            case 0:
-                if let missingKey {
-                    add(doc, parent, missingKey)
-                } else if foreignMissing != nil {
-                    foreignMissing![Int(parent)] &+= 1
-                    if !missingChildren.isEmpty { missingChildren.pending.append(doc, parent) }
-                }
-            case 1:
-                add(doc, parent, column!.value(at: values.lowerBound))
-            default:
-                addDistinct(doc, parent, values)
+            case 0: addMissing(doc, parents.parent(i), counts)
+            case 1: add(doc, parents.parent(i), column.value(at: values.lowerBound), counts)
+            default: addDistinct(doc, parents.parent(i), values, column, counts)
             }
         }
     }
 
+    /// Counts a document without a value under `missing`, if the request has one.
+    private mutating func addMissing(_ doc: DocID, _ parent: UInt32, _ counts: SlotTally) {
+        if let missingKey {
+            add(doc, parent, missingKey, counts)
+        } else if foreignMissing != nil {
+            foreignMissing![Int(parent)] &+= 1
+            if !missingChildren.isEmpty { missingChildren.pending.append(doc, parent) }
+        }
+    }
+
     /// Counts each distinct value of a multi-valued document once.
-    private func addDistinct(_ doc: DocID, _ parent: UInt32, _ values: Range<Int>) {
-        guard let column else { return }
+    private mutating func addDistinct(
+        _ doc: DocID, _ parent: UInt32, _ values: Range<Int>, _ column: Column, _ counts: SlotTally
+    ) {
         scratch.removeAll(keepingCapacity: true)
         for j in values { scratch.append(column.value(at: j)) }
         scratch.sort()
         var previous: UInt64?
         for value in scratch where value != previous {
-            add(doc, parent, value)
+            add(doc, parent, value, counts)
             previous = value
         }
     }
 
-    @inline(__always) private func add(_ doc: DocID, _ parent: UInt32, _ key: UInt64) {
+    @inline(__always) private mutating func add(
+        _ doc: DocID, _ parent: UInt32, _ key: UInt64, _ counts: SlotTally
+    ) {
         if let allowed, !(key < UInt64(allowed.count) && allowed[Int(key)]) { return }
         let slot = slots.slot(parent: parent, key: key)
-        if Int(slot) < counts.count { counts[Int(slot)] &+= 1 } else { counts.append(1) }
+        counts.increment(slot)
         if !children.isEmpty { children.pending.append(doc, slot) }
     }
 
-    func harvest(_ parent: UInt32) -> IntermediateResult {
+    mutating func harvest(_ parent: UInt32) -> IntermediateResult {
         if grouped == nil { grouped = slots.slotsByParent(max(parents, 1)) }
         var entries: [(key: UInt64, count: Int, slot: UInt32)] = []
         if let grouped, Int(parent) < grouped.count {
-            for (key, slot) in grouped[Int(parent)] where Int(slot) < counts.count && counts[Int(slot)] > 0 {
-                entries.append((key, Int(counts[Int(slot)]), slot))
+            for (key, slot) in grouped[Int(parent)] where counts[slot] > 0 {
+                entries.append((key, counts[slot], slot))
             }
         }
         sort(&entries)
@@ -208,7 +274,7 @@ final class TermsAggregator<Slots: BucketSlotTable>: SegmentAggregator {
     }
 
     var memoryBytes: Int {
-        counts.capacity * 4 + slots.memoryBytes + children.memoryBytes + missingChildren.memoryBytes
+        counts.memoryBytes + slots.memoryBytes + children.memoryBytes + missingChildren.memoryBytes
             + (foreignMissing?.capacity ?? 0) * 4
     }
 }
@@ -221,7 +287,7 @@ extension SegmentAggregatorBuilder {
         _ exclude: CompiledTermFilter?, _ column: Column?, _ children: SubAggregators
     ) -> any SegmentAggregator {
         let filters = TermFilters(include: include, exclude: exclude)
-        let foreign = TermsAggregator<HashedSlots>.placeMissing(
+        let foreign = TermsAggregator.placeMissing(
             request.missing, type: plan.fieldType, dictionary: column?.dictionary
         ).foreign
         let missingChildren = SubAggregators(foreign ? make(plan.children) : [])
@@ -229,17 +295,20 @@ extension SegmentAggregatorBuilder {
             let keyCount = (column?.dictionary?.count ?? 0) + 1
             if plan.depth == 0 || keyCount <= 256 {
                 return TermsAggregator(
-                    plan, request, filters: filters, column: column, slots: DenseSlots(keyCount: keyCount), children: children,
-                    missingChildren: missingChildren, budget: budget)
+                    dense: TermsCore(
+                        plan, request, filters: filters, column: column, slots: DenseSlots(keyCount: keyCount),
+                        children: children, missingChildren: missingChildren, budget: budget))
             }
         } else if plan.depth == 0 {
             return TermsAggregator(
-                plan, request, filters: filters, column: column, slots: WindowSlots(), children: children, missingChildren: missingChildren,
-                budget: budget)
+                window: TermsCore(
+                    plan, request, filters: filters, column: column, slots: WindowSlots(), children: children,
+                    missingChildren: missingChildren, budget: budget))
         }
         return TermsAggregator(
-            plan, request, filters: filters, column: column, slots: HashedSlots(), children: children, missingChildren: missingChildren,
-            budget: budget)
+            hashed: TermsCore(
+                plan, request, filters: filters, column: column, slots: HashedSlots(), children: children,
+                missingChildren: missingChildren, budget: budget))
     }
 }
 
