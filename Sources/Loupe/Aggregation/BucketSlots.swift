@@ -178,12 +178,9 @@ struct WindowSlots: BucketSlotTable {
     static var makesSlots: Bool { true }
 }
 
-/// Documents per slot. A block's loop increments them through a buffer pointer, each index checked against the
-/// buffer's bounds: an increment of an array held in `self` would check the array's uniqueness every time. So the
-/// counts are grown first, to as many slots as the block could possibly make (`ensure`), and the loop never
-/// appends.
+/// Documents per slot.
 struct SlotCounts {
-    private(set) var values: [UInt32] = []
+    fileprivate(set) var values: [UInt32] = []
 
     var count: Int { values.count }
 
@@ -194,25 +191,66 @@ struct SlotCounts {
         if values.count < count { values += repeatElement(0, count: count - values.count) }
     }
 
-    /// Runs `body` with the counts to increment; the tally must not outlive the call.
-    mutating func withTally<R>(_ body: (SlotTally) -> R) -> R {
-        unsafe values.withUnsafeMutableBufferPointer { buffer in body(unsafe SlotTally(buffer)) }
-    }
-
     var memoryBytes: Int { values.capacity * 4 }
 }
 
-/// The counts of `SlotCounts` during one block, incremented in place.
+/// Where a bucket aggregator's loop puts each (document, slot) it counts during one block: the slot's count goes
+/// up, and the pair is queued for the sub-aggregators. Both are written through buffers made big enough before
+/// the block (`withBucketSink`), each write checked against its buffer's bounds; an increment of, or an append
+/// to, an array held in `self` would check the array's uniqueness every time.
 @safe
-struct SlotTally {
-    private let buffer: UnsafeMutableBufferPointer<UInt32>
+struct BucketSink {
+    private let counts: UnsafeMutableBufferPointer<UInt32>
+    private let docs: UnsafeMutableBufferPointer<DocID>
+    private let slots: UnsafeMutableBufferPointer<UInt32>
+    /// Pairs queued so far.
+    private(set) var queued = 0
 
-    fileprivate init(_ buffer: UnsafeMutableBufferPointer<UInt32>) {
-        unsafe self.buffer = buffer
+    fileprivate init(
+        _ counts: UnsafeMutableBufferPointer<UInt32>, _ docs: UnsafeMutableBufferPointer<DocID>,
+        _ slots: UnsafeMutableBufferPointer<UInt32>
+    ) {
+        unsafe self.counts = counts
+        unsafe self.docs = docs
+        unsafe self.slots = slots
     }
 
-    /// One more document in `slot`; a slot past the counts (which `SlotCounts.ensure` rules out) is ignored.
-    @inline(__always) func increment(_ slot: UInt32) {
-        if unsafe Int(slot) < buffer.count { unsafe buffer[Int(slot)] &+= 1 }
+    /// Counts `doc` in `slot`, and queues the pair when there are sub-aggregators.
+    @inline(__always) mutating func add(_ doc: DocID, _ slot: UInt32) {
+        if unsafe Int(slot) < counts.count { unsafe counts[Int(slot)] &+= 1 }
+        if unsafe queued < docs.count {
+            unsafe docs[queued] = doc
+            unsafe slots[queued] = slot
+            queued &+= 1
+        }
     }
+}
+
+/// Runs one block's loop with a sink over `counts` (grown to `slots` slots) and, when `queueing`, over room for
+/// `room` pairs after those already in `pending`; the pairs the loop queued stay in `pending`.
+func withBucketSink<R>(
+    _ counts: inout SlotCounts, slots: Int, _ pending: inout DocBlock, queueing: Bool, room: Int,
+    _ body: (inout BucketSink) -> R
+) -> R {
+    counts.ensure(slots)
+    let start = pending.count
+    if queueing {
+        pending.docs += repeatElement(0, count: room)
+        pending.parents += repeatElement(0, count: room)
+    }
+    let (result, queued) = unsafe counts.values.withUnsafeMutableBufferPointer { c in
+        unsafe pending.docs.withUnsafeMutableBufferPointer { d in
+            unsafe pending.parents.withUnsafeMutableBufferPointer { p in
+                var sink = unsafe BucketSink(
+                    c, UnsafeMutableBufferPointer(rebasing: d[start...]), UnsafeMutableBufferPointer(rebasing: p[start...]))
+                let result = body(&sink)
+                return (result, sink.queued)
+            }
+        }
+    }
+    if queueing {
+        pending.docs.removeLast(room - queued)
+        pending.parents.removeLast(room - queued)
+    }
+    return result
 }

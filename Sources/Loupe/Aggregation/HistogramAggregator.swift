@@ -63,21 +63,23 @@ struct HistogramCore<Slots: BucketSlotTable> {
     mutating func collect(_ block: DocBlock) {
         guard !budget.isExceeded, let column else { return }
         if block.isTopLevel { reserve(1) }
-        // Each value of the block makes at most one new slot.
+        // Each value of the block makes at most one new slot, and queues at most one pair.
         var tally = counts
         counts = SlotCounts()
-        let bound = column.isSingleValued ? block.count : block.docs.reduce(0) { $0 + column.valueRange($1).count }
-        tally.ensure(slots.slotCount + bound)
-        tally.withTally { counts in
+        var queue = children.pending
+        children.pending = DocBlock()
+        let room = column.isSingleValued ? block.count : block.docs.reduce(0) { $0 + column.valueRange($1).count }
+        withBucketSink(&tally, slots: slots.slotCount + room, &queue, queueing: !children.isEmpty, room: room) { sink in
             switch decoder {
-            case .u64: collect(block, column, U64Decoder.self, counts)
-            case .i64: collect(block, column, I64Decoder.self, counts)
-            case .f64: collect(block, column, F64Decoder.self, counts)
-            case .date: collect(block, column, DateDecoder.self, counts)
-            case .uncounted: collect(block, column, UncountedDecoder.self, counts)
+            case .u64: collect(block, column, U64Decoder.self, &sink)
+            case .i64: collect(block, column, I64Decoder.self, &sink)
+            case .f64: collect(block, column, F64Decoder.self, &sink)
+            case .date: collect(block, column, DateDecoder.self, &sink)
+            case .uncounted: collect(block, column, UncountedDecoder.self, &sink)
             }
         }
         counts = tally
+        children.pending = queue
         children.flush(slotCount: slots.slotCount)
         let bytes = memoryBytes
         budget.charge(bytes - charged)
@@ -85,27 +87,27 @@ struct HistogramCore<Slots: BucketSlotTable> {
     }
 
     private mutating func collect<D: ColumnDecoder>(
-        _ block: DocBlock, _ column: Column, _ decoder: D.Type, _ counts: SlotTally
+        _ block: DocBlock, _ column: Column, _ decoder: D.Type, _ sink: inout BucketSink
     ) {
         switch (block.isTopLevel, grid.hardBounds) {
-        case (true, nil): run(block.docs, column, TopLevelParents(), decoder, counts)
-        case (true, let bounds?): run(block.docs, column, TopLevelParents(), decoder, counts, within: bounds)
-        case (false, nil): run(block.docs, column, NestedParents(slots: block.parents), decoder, counts)
+        case (true, nil): run(block.docs, column, TopLevelParents(), decoder, &sink)
+        case (true, let bounds?): run(block.docs, column, TopLevelParents(), decoder, &sink, within: bounds)
+        case (false, nil): run(block.docs, column, NestedParents(slots: block.parents), decoder, &sink)
         case (false, let bounds?):
-            run(block.docs, column, NestedParents(slots: block.parents), decoder, counts, within: bounds)
+            run(block.docs, column, NestedParents(slots: block.parents), decoder, &sink, within: bounds)
         }
     }
 
     /// The loop without bounds, the common case, kept free of the bounds test.
     private mutating func run<P: ParentSlots, D: ColumnDecoder>(
-        _ docs: [DocID], _ column: Column, _ parents: P, _: D.Type, _ counts: SlotTally
+        _ docs: [DocID], _ column: Column, _ parents: P, _: D.Type, _ sink: inout BucketSink
     ) {
         if column.isSingleValued {
             block.read(docs, from: column)
             for i in docs.indices {
                 let value = block.values[i]
                 if BlockValues.hasNoValue(value, docs[i], column) { continue }
-                add(docs[i], parents.parent(i), grid.position(D.double(value)), counts)
+                add(docs[i], parents.parent(i), grid.position(D.double(value)), &sink)
             }
             return
         }
@@ -113,17 +115,17 @@ struct HistogramCore<Slots: BucketSlotTable> {
             let doc = docs[i]
             let values = column.valueRange(doc)
             if values.count == 1 {
-                add(doc, parents.parent(i), grid.position(D.double(column.value(at: values.lowerBound))), counts)
+                add(doc, parents.parent(i), grid.position(D.double(column.value(at: values.lowerBound))), &sink)
             } else if !values.isEmpty {
                 scratch.removeAll(keepingCapacity: true)
                 for j in values { scratch.append(grid.position(D.double(column.value(at: j)))) }
-                addDistinct(doc, parents.parent(i), counts)
+                addDistinct(doc, parents.parent(i), &sink)
             }
         }
     }
 
     private mutating func run<P: ParentSlots, D: ColumnDecoder>(
-        _ docs: [DocID], _ column: Column, _ parents: P, _: D.Type, _ counts: SlotTally, within bounds: HistogramBounds
+        _ docs: [DocID], _ column: Column, _ parents: P, _: D.Type, _ sink: inout BucketSink, within bounds: HistogramBounds
     ) {
         for i in docs.indices {
             let doc = docs[i]
@@ -132,24 +134,22 @@ struct HistogramCore<Slots: BucketSlotTable> {
                 let value = D.double(column.value(at: j))
                 if value >= bounds.min, value <= bounds.max { scratch.append(grid.position(value)) }
             }
-            addDistinct(doc, parents.parent(i), counts)
+            addDistinct(doc, parents.parent(i), &sink)
         }
     }
 
     /// Counts the document once in each bucket of `scratch`.
-    private mutating func addDistinct(_ doc: DocID, _ parent: UInt32, _ counts: SlotTally) {
+    private mutating func addDistinct(_ doc: DocID, _ parent: UInt32, _ sink: inout BucketSink) {
         if scratch.count > 1 { scratch.sort() }
         var previous: Int64?
         for position in scratch where position != previous {
-            add(doc, parent, position, counts)
+            add(doc, parent, position, &sink)
             previous = position
         }
     }
 
-    @inline(__always) private mutating func add(_ doc: DocID, _ parent: UInt32, _ position: Int64, _ counts: SlotTally) {
-        let slot = slots.slot(parent: parent, key: UInt64(bitPattern: position) ^ (1 << 63))
-        counts.increment(slot)
-        if !children.isEmpty { children.pending.append(doc, slot) }
+    @inline(__always) private mutating func add(_ doc: DocID, _ parent: UInt32, _ position: Int64, _ sink: inout BucketSink) {
+        sink.add(doc, slots.slot(parent: parent, key: UInt64(bitPattern: position) ^ (1 << 63)))
     }
 
     mutating func harvest(_ parent: UInt32) -> IntermediateResult {

@@ -48,18 +48,23 @@ struct RangeCore {
     mutating func collect(_ block: DocBlock) {
         if block.isTopLevel { reserve(1) }
         guard !budget.isExceeded, let column else { return }
+        // Each document queues at most one pair per range.
         var tally = counts
         counts = SlotCounts()
-        tally.withTally { counts in
+        var queue = children.pending
+        children.pending = DocBlock()
+        let room = column.isSingleValued ? block.count : block.docs.reduce(0) { $0 + min(column.valueRange($1).count, ranges.count) }
+        withBucketSink(&tally, slots: 0, &queue, queueing: !children.isEmpty, room: room) { sink in
             switch decoder {
-            case .u64: collect(block, column, U64Decoder.self, counts)
-            case .i64: collect(block, column, I64Decoder.self, counts)
-            case .f64: collect(block, column, F64Decoder.self, counts)
-            case .date: collect(block, column, DateDecoder.self, counts)
-            case .uncounted: collect(block, column, UncountedDecoder.self, counts)
+            case .u64: collect(block, column, U64Decoder.self, &sink)
+            case .i64: collect(block, column, I64Decoder.self, &sink)
+            case .f64: collect(block, column, F64Decoder.self, &sink)
+            case .date: collect(block, column, DateDecoder.self, &sink)
+            case .uncounted: collect(block, column, UncountedDecoder.self, &sink)
             }
         }
         counts = tally
+        children.pending = queue
         children.flush(slotCount: counts.count)
         let bytes = memoryBytes
         budget.charge(bytes - charged)
@@ -67,40 +72,39 @@ struct RangeCore {
     }
 
     private mutating func collect<D: ColumnDecoder>(
-        _ block: DocBlock, _ column: Column, _ decoder: D.Type, _ counts: SlotTally
+        _ block: DocBlock, _ column: Column, _ decoder: D.Type, _ sink: inout BucketSink
     ) {
         if block.isTopLevel {
-            run(block.docs, column, TopLevelParents(), decoder, counts)
+            run(block.docs, column, TopLevelParents(), decoder, &sink)
         } else {
-            run(block.docs, column, NestedParents(slots: block.parents), decoder, counts)
+            run(block.docs, column, NestedParents(slots: block.parents), decoder, &sink)
         }
     }
 
     private mutating func run<P: ParentSlots, D: ColumnDecoder>(
-        _ docs: [DocID], _ column: Column, _ parents: P, _: D.Type, _ counts: SlotTally
+        _ docs: [DocID], _ column: Column, _ parents: P, _: D.Type, _ sink: inout BucketSink
     ) {
         for i in docs.indices {
             let doc = docs[i]
             let base = Int(parents.parent(i)) * ranges.count
             let values = column.valueRange(doc)
             if values.count == 1 {
-                add(doc, base + bucket(D.rangeValue(column.value(at: values.lowerBound))), counts)
+                add(doc, base + bucket(D.rangeValue(column.value(at: values.lowerBound))), &sink)
             } else if !values.isEmpty {
                 scratch.removeAll(keepingCapacity: true)
                 for j in values { scratch.append(bucket(D.rangeValue(column.value(at: j)))) }
                 scratch.sort()
                 var previous = -1
                 for range in scratch where range != previous {
-                    add(doc, base + range, counts)
+                    add(doc, base + range, &sink)
                     previous = range
                 }
             }
         }
     }
 
-    @inline(__always) private mutating func add(_ doc: DocID, _ slot: Int, _ counts: SlotTally) {
-        counts.increment(UInt32(truncatingIfNeeded: slot))
-        if !children.isEmpty { children.pending.append(doc, UInt32(slot)) }
+    @inline(__always) private mutating func add(_ doc: DocID, _ slot: Int, _ sink: inout BucketSink) {
+        sink.add(doc, UInt32(truncatingIfNeeded: slot))
     }
 
     /// The last range starting at or before `value`; the first starts at 0, so there is one.

@@ -115,18 +115,23 @@ struct TermsCore<Slots: BucketSlotTable> {
     mutating func collect(_ block: DocBlock) {
         if block.isTopLevel { reserve(1) }
         guard !budget.isExceeded else { return }
-        // Each value of the block makes at most one new slot.
+        // Each value of the block makes at most one new slot, and queues at most one pair.
         var tally = counts
         counts = SlotCounts()
-        if Slots.makesSlots { tally.ensure(slots.slotCount + valueBound(block.docs)) }
-        tally.withTally { buffer in
+        var queue = children.pending
+        children.pending = DocBlock()
+        let room = Slots.makesSlots || !children.isEmpty ? valueBound(block.docs) : 0
+        withBucketSink(
+            &tally, slots: Slots.makesSlots ? slots.slotCount + room : 0, &queue, queueing: !children.isEmpty, room: room
+        ) { sink in
             if block.isTopLevel {
-                run(block.docs, TopLevelParents(), buffer)
+                run(block.docs, TopLevelParents(), &sink)
             } else {
-                run(block.docs, NestedParents(slots: block.parents), buffer)
+                run(block.docs, NestedParents(slots: block.parents), &sink)
             }
         }
         counts = tally
+        children.pending = queue
         children.flush(slotCount: max(slots.slotCount, counts.count))
         missingChildren.flush(slotCount: parents)
         let bytes = memoryBytes
@@ -141,10 +146,10 @@ struct TermsCore<Slots: BucketSlotTable> {
     }
 
     private mutating func run<P: ParentSlots>(
-        _ docs: [DocID], _ parents: P, _ counts: SlotTally
+        _ docs: [DocID], _ parents: P, _ sink: inout BucketSink
     ) {
         guard let column else {
-            for i in docs.indices { addMissing(docs[i], parents.parent(i), counts) }
+            for i in docs.indices { addMissing(docs[i], parents.parent(i), &sink) }
             return
         }
         if column.isSingleValued {
@@ -152,9 +157,9 @@ struct TermsCore<Slots: BucketSlotTable> {
             for i in docs.indices {
                 let value = block.values[i]
                 if BlockValues.hasNoValue(value, docs[i], column) {
-                    addMissing(docs[i], parents.parent(i), counts)
+                    addMissing(docs[i], parents.parent(i), &sink)
                 } else {
-                    add(docs[i], parents.parent(i), value, counts)
+                    add(docs[i], parents.parent(i), value, &sink)
                 }
             }
             return
@@ -163,17 +168,17 @@ struct TermsCore<Slots: BucketSlotTable> {
             let doc = docs[i]
             let values = column.valueRange(doc)
             switch values.count {
-            case 0: addMissing(doc, parents.parent(i), counts)
-            case 1: add(doc, parents.parent(i), column.value(at: values.lowerBound), counts)
-            default: addDistinct(doc, parents.parent(i), values, column, counts)
+            case 0: addMissing(doc, parents.parent(i), &sink)
+            case 1: add(doc, parents.parent(i), column.value(at: values.lowerBound), &sink)
+            default: addDistinct(doc, parents.parent(i), values, column, &sink)
             }
         }
     }
 
     /// Counts a document without a value under `missing`, if the request has one.
-    private mutating func addMissing(_ doc: DocID, _ parent: UInt32, _ counts: SlotTally) {
+    private mutating func addMissing(_ doc: DocID, _ parent: UInt32, _ sink: inout BucketSink) {
         if let missingKey {
-            add(doc, parent, missingKey, counts)
+            add(doc, parent, missingKey, &sink)
         } else if foreignMissing != nil {
             foreignMissing![Int(parent)] &+= 1
             if !missingChildren.isEmpty { missingChildren.pending.append(doc, parent) }
@@ -182,25 +187,23 @@ struct TermsCore<Slots: BucketSlotTable> {
 
     /// Counts each distinct value of a multi-valued document once.
     private mutating func addDistinct(
-        _ doc: DocID, _ parent: UInt32, _ values: Range<Int>, _ column: Column, _ counts: SlotTally
+        _ doc: DocID, _ parent: UInt32, _ values: Range<Int>, _ column: Column, _ sink: inout BucketSink
     ) {
         scratch.removeAll(keepingCapacity: true)
         for j in values { scratch.append(column.value(at: j)) }
         scratch.sort()
         var previous: UInt64?
         for value in scratch where value != previous {
-            add(doc, parent, value, counts)
+            add(doc, parent, value, &sink)
             previous = value
         }
     }
 
     @inline(__always) private mutating func add(
-        _ doc: DocID, _ parent: UInt32, _ key: UInt64, _ counts: SlotTally
+        _ doc: DocID, _ parent: UInt32, _ key: UInt64, _ sink: inout BucketSink
     ) {
         if let allowed, !(key < UInt64(allowed.count) && allowed[Int(key)]) { return }
-        let slot = slots.slot(parent: parent, key: key)
-        counts.increment(slot)
-        if !children.isEmpty { children.pending.append(doc, slot) }
+        sink.add(doc, slots.slot(parent: parent, key: key))
     }
 
     mutating func harvest(_ parent: UInt32) -> IntermediateResult {
