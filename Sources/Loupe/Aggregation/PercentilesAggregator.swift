@@ -40,6 +40,12 @@ struct PercentilesCore {
     var sketches: [DDSketch] = []
     /// Bytes of the sketches, kept up to date as bins are added.
     private(set) var bytes = 0
+    private var values = BlockValues()
+
+    init(column: Column?, missing: Double?) {
+        self.column = column
+        self.missing = missing
+    }
 
     mutating func reserve(_ count: Int) {
         guard sketches.count < count else { return }
@@ -50,9 +56,42 @@ struct PercentilesCore {
     mutating func collect<D: ColumnDecoder>(_ block: DocBlock, _ decoder: D.Type) {
         if block.isTopLevel {
             reserve(1)
-            run(block.docs, TopLevelParents(), decoder)
+            var sketch = sketches[0]
+            sketches[0] = DDSketch()
+            let before = sketch.memoryBytes
+            Self.runTopLevel(block.docs, column, missing, &values, &sketch, decoder)
+            bytes += sketch.memoryBytes - before
+            sketches[0] = sketch
         } else {
             run(block.docs, NestedParents(slots: block.parents), decoder)
+        }
+    }
+
+    /// The top-level loop, over one sketch held apart from the array.
+    private static func runTopLevel<D: ColumnDecoder>(
+        _ docs: [DocID], _ column: Column?, _ missing: Double?, _ values: inout BlockValues, _ sketch: inout DDSketch,
+        _: D.Type
+    ) {
+        guard let column else {
+            if let missing { for _ in docs.indices { sketch.add(missing) } }
+            return
+        }
+        if column.isSingleValued {
+            values.read(docs, from: column)
+            for i in docs.indices {
+                let value = values.values[i]
+                if BlockValues.hasNoValue(value, docs[i], column) {
+                    if let missing { sketch.add(missing) }
+                } else {
+                    sketch.add(D.double(value))
+                }
+            }
+            return
+        }
+        for doc in docs {
+            let range = column.valueRange(doc)
+            if range.isEmpty, let missing { sketch.add(missing) }
+            for j in range { sketch.add(D.double(column.value(at: j))) }
         }
     }
 
