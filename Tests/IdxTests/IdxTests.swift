@@ -13,6 +13,7 @@ import Testing
           index       Add the documents of a JSONL file (plain or gzip) to an index.
           search      Search an index with a query string.
           facets      Count the matching documents per value of a fast field (a filter sidebar).
+          aggregate   Run aggregations (terms, histograms, ranges, stats, percentiles, cardinality) over an index.
           stats       Show the documents, segments and size of an index.
           delete      Delete the documents matching a query, and commit.
           optimize    Merge every segment into one and drop deleted documents.
