@@ -72,6 +72,8 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ inside the repository
+from bench.aggregations import (SELECTIVE_QUERY, aggregation_rows, best_aggregations,  # noqa: E402
+                                write_rows)
 from bench.inputs import (STORED_CHOICES, corpus_lines, floor_query, load_fuzzy, load_queries,  # noqa: E402
                           load_schema, run_schema, write_schema)
 from bench.lucene_run import LuceneUnavailable, run_lucene  # noqa: E402
@@ -119,6 +121,8 @@ def run_loupe(args, queries_path):
         command += ["--limit-docs", str(args.limit_docs)]
     if args.upserts_path:
         command += ["--upserts", args.upserts_path, "--upsert-batch", str(args.upsert_batch)]
+    if args.aggregations_path:
+        command += ["--aggregations", args.aggregations_path, "--agg-repeat", str(args.agg_repeat)]
     subprocess.check_call(command, cwd=args.package, stdout=sys.stderr)
     return read_loupe_json(out)
 
@@ -140,7 +144,8 @@ def engine_job(engine, args, queries, schema, fuzzy):
             "limit_docs": args.limit_docs, "memory_mb": args.memory_mb, "workdir": args.workdir,
             "floor_query": floor_query(schema), "floor_samples": FLOOR_SAMPLES,
             "judge": [{k: f[k] for k in ("query", "intended", "fields")} for f in fuzzy],
-            "upserts": args.upserts_path if engine == "tantivy" else None, "upsert_batch": args.upsert_batch}
+            "upserts": args.upserts_path if engine == "tantivy" else None, "upsert_batch": args.upsert_batch,
+            "aggregations": args.aggregation_rows if engine == "tantivy" else None, "agg_repeat": args.agg_repeat}
 
 
 def run_worker(engine, args, queries, schema, fuzzy):
@@ -185,6 +190,13 @@ def parse_args(argv):
                     help="add the update-heavy phase: N upserts (default 100000) in batches, then the queries again")
     ap.add_argument("--upsert-batch", type=int, default=100, metavar="N", help="upserts per commit (default 100)")
     ap.add_argument("--upsert-seed", type=int, default=1, help="seed of the upserted documents' picks (default 1)")
+    ap.add_argument("--aggregations", choices=("auto", "off"), default="auto",
+                    help="the facet and aggregation rows (bench/aggregations.py): auto (default) runs those the "
+                         "schema's fast fields allow, for Loupe and tantivy; off skips them")
+    ap.add_argument("--agg-query", default=SELECTIVE_QUERY,
+                    help=f"the selective query of the aggregation rows (default {SELECTIVE_QUERY!r})")
+    ap.add_argument("--agg-repeat", type=int, default=20, metavar="N",
+                    help="timed passes over the aggregation rows (default 20)")
     ap.add_argument("--package", default=PACKAGE_DIR, help="Swift package holding loupe-bench")
     ap.add_argument("--keep", action="store_true", help="keep the temporary indexes and intermediate JSON")
     args = ap.parse_args(argv)
@@ -192,6 +204,8 @@ def parse_args(argv):
     unknown = set(args.engines) - set(ENGINES)
     if unknown:
         ap.error(f"unknown engine(s): {', '.join(sorted(unknown))}")
+    if args.agg_repeat < 1:
+        ap.error("--agg-repeat needs a positive number")
     if (args.upserts is not None and args.upserts < 1) or args.upsert_batch < 1:
         ap.error("--upserts and --upsert-batch need a positive number")
     if args.rounds < 1 or (args.rounds > 1 and (args.upserts is not None or args.loupe_json)):
@@ -234,6 +248,14 @@ def main(argv):
                                       "repeat": args.repeat, "rounds": args.rounds, "schema": args.schema,
                                       "stored": args.stored,
                                       "floor_query": floor_query(schema)}}
+    args.aggregation_rows = aggregation_rows(schema, args.agg_query) if args.aggregations == "auto" else []
+    args.aggregations_path = None
+    if args.aggregation_rows:
+        args.aggregations_path = os.path.join(args.workdir, "aggregations.json")
+        write_rows(args.aggregation_rows, args.aggregations_path)
+        results["run"]["aggregations"] = {"rows": [r["name"] for r in args.aggregation_rows],
+                                          "selective_query": args.agg_query, "repeat": args.agg_repeat,
+                                          "engines": [e for e in ("loupe", "tantivy") if e in args.engines]}
     args.upserts_path = None
     if args.upserts:
         args.upserts_path = os.path.join(args.workdir, "upserts.tsv")
@@ -271,6 +293,9 @@ def main(argv):
     for engine in args.engines:
         if engine not in failures:
             results["engines"][engine] = best_of_rounds(rounds[engine]) if args.rounds > 1 else rounds[engine][0]
+            if args.rounds > 1 and all("aggregations" in r for r in rounds[engine]):
+                results["engines"][engine]["aggregations"] = best_aggregations(
+                    [r["aggregations"] for r in rounds[engine]])
     table, chart = report(results, queries, fuzzy)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as fh:

@@ -17,12 +17,16 @@ struct BenchOptions {
     /// `id<TAB>json` lines (compare.py writes them): when set, the update-heavy phase runs after the queries.
     var upserts: String?
     var upsertBatch = 100
+    /// A JSON list of facet and aggregation rows (compare.py writes it from bench/aggregations.py): when set, they
+    /// are timed after the queries, `aggregationRepetitions` passes.
+    var aggregations: String?
+    var aggregationRepetitions = 20
 
     static let usage = """
         usage: loupe-bench --corpus F.jsonl[.gz] --schema S.json --queries Q.txt --out R.json
                            [--repeat N] [--threads N] [--memory-mb N] [--limit-docs N] [--queries-limit N]
                            [--index-dir D [--reuse-index]]
-                           [--upserts U.tsv [--upsert-batch N]]
+                           [--upserts U.tsv [--upsert-batch N]] [--aggregations A.json [--agg-repeat N]]
         """
 
     static func parse(_ arguments: [String]) throws(UsageError) -> BenchOptions {
@@ -53,6 +57,8 @@ struct BenchOptions {
             case "--reuse-index": options.reuseIndex = true
             case "--upserts": options.upserts = try value("--upserts")
             case "--upsert-batch": options.upsertBatch = try number("--upsert-batch")
+            case "--aggregations": options.aggregations = try value("--aggregations")
+            case "--agg-repeat": options.aggregationRepetitions = try number("--agg-repeat")
             case "--help", "-h": throw UsageError(message: "measures indexing, opening and queries")
             case let other: throw UsageError(message: "unknown option '\(other)'")
             }

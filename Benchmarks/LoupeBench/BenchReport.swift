@@ -49,6 +49,8 @@ struct BenchReport {
     var floor = Floor()
     /// The update-heavy phase, when loupe-bench ran one (`--upserts`).
     var updates: UpdateResult?
+    /// The facet and aggregation rows, when loupe-bench was given `--aggregations`.
+    var aggregations: [AggregationResult] = []
 
     init(corpus: String, memoryMB: Int, repetitions: Int) {
         self.corpus = corpus
@@ -105,6 +107,7 @@ struct BenchReport {
             "classes": Self.classes(of: queries),
         ]
         if let updates { engine["updates"] = updates.json }
+        if !aggregations.isEmpty { engine["aggregations"] = aggregations.map(\.json) }
         return [
             "format": "anchor-bench/1",
             "corpus": ["path": corpus, "docs": index.docs + index.failed, "bytes": index.inputBytes],
@@ -127,6 +130,7 @@ struct BenchReport {
         }
         print("open: first \(f(open.firstMS, 2)) ms, median \(f(open.medianMS, 2)) ms")
         Self.printClasses(of: queries)
+        Self.printAggregations(aggregations)
         if let updates { updates.printSummary() }
     }
 

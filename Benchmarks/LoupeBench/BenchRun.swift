@@ -16,6 +16,9 @@ struct BenchRun {
         try open(directory, report: &report)
         let queries = BenchQuery.load(try String(contentsOfFile: options.queries, encoding: .utf8), limit: options.queriesLimit)
         (report.queries, report.floor) = try search(queries, directory: directory, idField: schema.idField)
+        if let path = options.aggregations {
+            report.aggregations = try aggregate(AggregationRow.load(path: path), directory: directory)
+        }
         if let path = options.upserts {
             var updates = try update(directory: directory, upserts: UpsertList(path: path, schema: schema))
             updates.queries = try search(queries, directory: directory, idField: schema.idField).queries

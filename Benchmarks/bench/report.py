@@ -2,6 +2,7 @@
 count), with each engine's p50/p90, Loupe's ratios and the agreement with tantivy; the indexing table; a PNG chart."""
 import statistics
 
+from .aggregations import agreement as aggregation_agreement
 from .measure import COUNT, FLOOR_KEYS, PRUNED, TOP10, median, p90
 
 ENGINES = ("loupe", "tantivy", "lucene", "fts5")
@@ -297,6 +298,63 @@ def update_lines(results, queries, names):
     return lines
 
 
+def aggregation_lines(results):
+    """The facet and aggregation table (Loupe beside tantivy, one line per row), its legend and a WARNING line
+    per row whose answers differ; stores per row the figures and the agreement in results["aggregations"]."""
+    engines = results["engines"]
+    mine = {r["name"]: r for r in (engines.get("loupe") or {}).get("aggregations") or []}
+    theirs = {r["name"]: r for r in (engines.get("tantivy") or {}).get("aggregations") or []}
+    names = list(dict.fromkeys([*mine, *theirs]))
+    if not names:
+        return []
+    plan = results["run"].get("aggregations") or {}
+    rounds = results["run"].get("rounds", 1)
+    head = (f"{'row':<34}{'hits':>8} |{'Loupe':>9}{'floor':>7} |{'tantivy':>9}{'floor':>7} |"
+            f"{'L/tan':>7}{'tan-fl':>7} | agree")
+    lines = [f"facets and aggregations (µs: median of {plan.get('repeat', '?')} passes"
+             + (f", best of {rounds} rounds" if rounds > 1 else "") + f"; selective query "
+             f"`{plan.get('selective_query', '?')}`)", head, "-" * len(head)]
+    warnings, figures = [], {}
+    for name in names:
+        a, b = mine.get(name), theirs.get(name)
+        ok_a = a is not None and a.get("status") == "ok" and a.get("latency_us_median") is not None
+        ok_b = b is not None and b.get("status") == "ok" and b.get("latency_us_median") is not None
+        hits = (a or b or {}).get("hits")
+        plain = ratio(a["latency_us_median"], b["latency_us_median"]) if ok_a and ok_b else None
+        minus = (ratio(a["latency_us_median"], b["latency_us_median"] - (b.get("floor_us") or 0.0))
+                 if ok_a and ok_b else None)
+        agree, note = (aggregation_agreement((a or b)["kind"], a.get("result"), b.get("result"))
+                       if ok_a and ok_b else (None, "not answered by both"))
+        if ok_a and ok_b and a.get("hits") != b.get("hits"):
+            agree, note = False, f"hit counts differ: Loupe {a.get('hits')}, tantivy {b.get('hits')}; " + note
+        label = "-" if agree is None else ("yes" if agree else "NO")
+        if agree and note:
+            label = "yes*"
+        lines.append(f"{name:<34}{fmt(hits):>8} |{fmt_us(a.get('latency_us_median') if ok_a else None):>9}"
+                     f"{fmt_us(a.get('floor_us') if ok_a else None):>7} |"
+                     f"{fmt_us(b.get('latency_us_median') if ok_b else None):>9}"
+                     f"{fmt_us(b.get('floor_us') if ok_b else None):>7} |{fmt(plain, 2):>7}{fmt(minus, 2):>7} | {label}")
+        for engine, record in (("Loupe", a), ("tantivy", b)):
+            if record is not None and record.get("status") != "ok":
+                warnings.append(f"  {name}: {engine} did not answer: {record.get('error')}")
+        if agree is False:
+            warnings.append(f"WARNING: {name}: Loupe's answer differs from tantivy's: {note}")
+        elif agree and note:
+            warnings.append(f"  {name} (yes*): {note}")
+        figures[name] = {"query": (a or b or {}).get("query"), "hits": hits,
+                         "loupe_us": a.get("latency_us_median") if ok_a else None,
+                         "loupe_floor_us": a.get("floor_us") if ok_a else None,
+                         "tantivy_us": b.get("latency_us_median") if ok_b else None,
+                         "tantivy_floor_us": b.get("floor_us") if ok_b else None,
+                         "loupe_over_tantivy": plain, "loupe_over_tantivy_minus_floor": minus,
+                         "agree": agree, "note": note}
+    results["aggregations"] = figures
+    return lines + ["L/tan: Loupe's median over tantivy's; tan-fl: over tantivy's minus its floor. floor: the same "
+                    "call over the absent-term query (request decoding, per-segment set-up, empty response; for "
+                    "tantivy-py the dict conversions). agree: same buckets, counts and values (floats to 1e-9); "
+                    "yes*: equal but for values tied at the cut-off count."] + warnings
+
+
 def report(results, queries, fuzzy=()):
     """The printed comparison; also stores the agreement (and fuzzy ranking) figures in `results`.
 
@@ -332,6 +390,9 @@ def report(results, queries, fuzzy=()):
     for name in names:
         lines += unanswered(queries, rows, name)
     results["agreement_with_tantivy"] = per_engine(agreements)
+    aggregations = aggregation_lines(results)
+    if aggregations:
+        lines += [""] + aggregations
     if "updates" in run:
         lines += [""] + update_lines(results, queries, names)
     return "\n".join(lines), chart

@@ -6,6 +6,7 @@ import time
 
 import tantivy
 
+from .aggregations import time_aggregations
 from .inputs import corpus_lines
 from .measure import class_summary, dir_size, floor_times, index_record, open_times, query_record, time_queries
 from .updates import load_upserts, upsert_target
@@ -105,6 +106,24 @@ def timed_queries(index, searcher, job):
     return time_queries(queries, *search_modes(searcher, schema["id_field"]), job["repeat"])
 
 
+def timed_aggregations(index, searcher, job):
+    """The job's facet and aggregation rows (bench/aggregations.py), timed on `searcher`: each is one
+    `searcher.aggregate(query, request)` call, the request dict converted to tantivy's and the response back to a
+    Python dict inside the call (tantivy-py's `depythonize` / `pythonize`), as an application calling it pays."""
+    defaults = job["schema"]["default_fields"]
+
+    def prepare(row):
+        return tantivy.Query.all_query() if row["query"] is None else build_query(index, row["query"], defaults)
+
+    def call(row, query):
+        return searcher.aggregate(query, row["request"])
+
+    def count(query):
+        return searcher.search(query, limit=1, count=True).count
+    absent = build_query(index, job["floor_query"], defaults)
+    return time_aggregations(job["aggregations"], prepare, call, count, absent, job["agg_repeat"])
+
+
 def run_updates(index, path, job):
     """The update-heavy phase: the job's upserts (delete by id, add the modified JSON) with a commit after every
     `upsert_batch` of them, timed from writer creation to the end of the last merge; then the queries again."""
@@ -180,6 +199,9 @@ def run_tantivy(job):
                          "peak_rss": "whole Python worker process", "default_fields": schema["default_fields"]},
               "index": indexed, "open": opened, "queries": queries, "classes": class_summary(queries),
               "floor_us": floor, "fuzzy_relevant": judged}
+    if job.get("aggregations"):
+        result["aggregations"] = timed_aggregations(index, searcher, job)
+        result["config"]["aggregations"] = "searcher.aggregate(query, dict) → dict; term counts: terms, size=limit"
     if job.get("upserts"):
         result["updates"] = run_updates(index, path, job)
     return result
