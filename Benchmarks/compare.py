@@ -16,7 +16,8 @@ so that their peak RSS is their own.
     Benchmarks/compare.sh --corpus Benchmarks/corpora/movies/movies.jsonl.gz \
         --schema Benchmarks/corpora/movies/schema.json --queries Benchmarks/corpora/movies/queries.classes.tsv \
         [--extra-queries Benchmarks/corpora/movies/regex.tsv] [--fuzzy Benchmarks/corpora/movies/fuzzy.txt] \
-        [--repeat 3] [--rounds 2] [--limit-docs 3000] [--engines loupe,tantivy,lucene,fts5] [--stored id]
+        [--repeat 3] [--rounds 2] [--limit-docs 3000] [--engines loupe,tantivy,lucene,fts5] [--stored id] \
+        [--aggregations auto|off] [--agg-query Q] [--agg-repeat 20]
 
 Query files hold `class<TAB>query` lines (or bare queries, classed by shape), in Loupe's query syntax, which
 tantivy runs as is except for two clause forms its parser lacks: `field:word~N` (fuzzy) and `field:/pattern/`
@@ -54,9 +55,16 @@ blank for it.
                         size and live docs after the phase, then the query tables again on the updated indexes,
                         with hit-count agreement. Lucene and FTS5 have no update phase. Without --upserts nothing
                         changes.
+  --aggregations auto|off  the facet and aggregation rows of issue #10 (bench/aggregations.py), Loupe and tantivy
+                        only: termCounts of `section` and `tags` (tantivy: a terms aggregation, size = limit), a
+                        histogram of `installed_size`, a terms aggregation of `section` with an avg sub-aggregation,
+                        each over match-all and over --agg-query (default `description:database`). auto (the
+                        default) runs the rows whose fields the schema declares fast (debian-packages has them all;
+                        other corpora get none); off skips them. --agg-repeat N (20) timed passes; per row the
+                        median, the floor (the same call over the absent-term query) and whether the answers agree.
 
 Writes the merged "anchor-bench/1" JSON (--out), a PNG chart beside it (--chart) and prints the tables: indexing,
-then one per timed row (top-10, pruned, count), then the binding floors.
+then one per timed row (top-10, pruned, count), then the binding floors, then the facet and aggregation rows.
 The first run creates a virtualenv (env LOUPE_BENCH_VENV, default /tmp/loupe-bench-venv) with tantivy==0.27.0
 and matplotlib, then re-runs itself inside it.
 """

@@ -309,7 +309,7 @@ def aggregation_lines(results):
         return []
     plan = results["run"].get("aggregations") or {}
     rounds = results["run"].get("rounds", 1)
-    head = (f"{'row':<34}{'hits':>8} |{'Loupe':>9}{'floor':>7} |{'tantivy':>9}{'floor':>7} |"
+    head = (f"{'row':<44}{'hits':>8} |{'Loupe':>9}{'floor':>7} |{'tantivy':>9}{'floor':>7} |"
             f"{'L/tan':>7}{'tan-fl':>7} | agree")
     lines = [f"facets and aggregations (µs: median of {plan.get('repeat', '?')} passes"
              + (f", best of {rounds} rounds" if rounds > 1 else "") + f"; selective query "
@@ -330,7 +330,7 @@ def aggregation_lines(results):
         label = "-" if agree is None else ("yes" if agree else "NO")
         if agree and note:
             label = "yes*"
-        lines.append(f"{name:<34}{fmt(hits):>8} |{fmt_us(a.get('latency_us_median') if ok_a else None):>9}"
+        lines.append(f"{name:<44}{fmt(hits):>8} |{fmt_us(a.get('latency_us_median') if ok_a else None):>9}"
                      f"{fmt_us(a.get('floor_us') if ok_a else None):>7} |"
                      f"{fmt_us(b.get('latency_us_median') if ok_b else None):>9}"
                      f"{fmt_us(b.get('floor_us') if ok_b else None):>7} |{fmt(plain, 2):>7}{fmt(minus, 2):>7} | {label}")
