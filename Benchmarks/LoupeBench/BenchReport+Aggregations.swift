@@ -33,9 +33,9 @@ extension BenchReport {
 
     static func printAggregations(_ rows: [AggregationResult]) {
         guard !rows.isEmpty else { return }
-        print("facets and aggregations                       hits   p50 µs    min µs  floor µs")
+        print("facets and aggregations                           hits   p50 µs    min µs  floor µs")
         for row in rows {
-            let name = row.name.padding(toLength: 40, withPad: " ", startingAt: 0)
+            let name = row.name.padding(toLength: 44, withPad: " ", startingAt: 0)
             if row.status != "ok" {
                 print(name + " \(row.status): \(row.error ?? "")")
             } else {
