@@ -88,9 +88,8 @@ extension BenchRun {
         switch row.kind {
         case .termCounts(let field, let limit):
             return .counts(try searcher.termCounts(field, matching: query, limit: limit))
-        case .aggregate:
-            // TODO(#10): searcher.aggregate(request, matching: query) once Index+Aggregations.swift lands.
-            throw AggregationRow.FileError(path: row.name, reason: "aggregate is not in this build")
+        case .aggregate(let request):
+            return .response(try searcher.aggregate(request, matching: query))
         }
     }
 }
