@@ -101,17 +101,22 @@ package struct Column: Sendable {
     ) {
         switch layout {
         case .full:
-            for i in 0..<count {
-                let d = Int(unsafe docs[i])
-                unsafe out[i] = d < values.count ? values[d] : missing
+            // Documents rise, so the last one bounds them all.
+            if count > 0, Int(unsafe docs[count - 1]) < values.count {
+                unsafe values.gather(docs, count: count, into: out, missingRow: terminatedDoc, missing: missing)
+            } else {
+                for i in 0..<count {
+                    let d = Int(unsafe docs[i])
+                    unsafe out[i] = d < values.count ? values[d] : missing
+                }
             }
         case .optional(let index):
-            for i in 0..<count {
-                if let row = unsafe index.row(docs[i]), row < values.count {
-                    unsafe out[i] = values[row]
-                } else {
-                    unsafe out[i] = missing
+            unsafe withUnsafeTemporaryAllocation(of: UInt32.self, capacity: count) { rows in
+                for i in 0..<count {
+                    let row = unsafe index.row(docs[i])
+                    unsafe rows[i] = row.map { $0 < values.count ? UInt32($0) : terminatedDoc } ?? terminatedDoc
                 }
+                unsafe values.gather(rows.baseAddress!, count: count, into: out, missingRow: terminatedDoc, missing: missing)
             }
         case .multi:
             for i in 0..<count { unsafe out[i] = first(docs[i]) ?? missing }

@@ -130,6 +130,41 @@ package struct NumericValues: @unchecked Sendable {
         unsafe blockData = data
     }
 
+    /// The values at `rows[0..<count]` into `out`, `missing` where a row is `missingRow`: the block read, with the
+    /// codec chosen once for the whole block. Every other row must be below `self.count`.
+    @inline(__always) func gather(
+        _ rows: UnsafePointer<UInt32>, count: Int, into out: UnsafeMutablePointer<UInt64>, missingRow: UInt32,
+        missing: UInt64
+    ) {
+        switch codec {
+        case .bitpacked:
+            for i in 0..<count {
+                let row = unsafe rows[i]
+                guard row != missingRow else {
+                    unsafe out[i] = missing
+                    continue
+                }
+                let decoded = unsafe BitpackedArray.get(data, width: width, index: Int(row))
+                unsafe out[i] = Swift.min(min &+ gcd &* decoded, max)
+            }
+        case .linear:
+            for i in 0..<count {
+                let row = unsafe rows[i]
+                guard row != missingRow else {
+                    unsafe out[i] = missing
+                    continue
+                }
+                let decoded = unsafe line.at(Int(row)) &+ BitpackedArray.get(data, width: width, index: Int(row))
+                unsafe out[i] = Swift.min(min &+ gcd &* decoded, max)
+            }
+        case .blockwiseLinear:
+            for i in 0..<count {
+                let row = unsafe rows[i]
+                unsafe out[i] = row == missingRow ? missing : self[Int(row)]
+            }
+        }
+    }
+
     /// The value at index `i` (0 ≤ i < count).
     @inline(__always) package subscript(i: Int) -> UInt64 {
         let decoded: UInt64
