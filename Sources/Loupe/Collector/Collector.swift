@@ -21,9 +21,17 @@ package protocol SegmentCollector {
     /// document frequency, a popcount): the collector counts no further.
     mutating func setMatchCount(_ count: Int)
 
+    /// Every document of the segment matches and none is deleted: collects them all at once, straight from the
+    /// segment's columns, and returns true, or returns false to be fed blocks as usual.
+    mutating func collectEveryDocument() -> Bool
+
     /// A match scoring at or below this cannot change the result: -infinity while every match counts (an exact count
     /// is wanted, or the top-k is not full yet), +infinity once the collector needs nothing more.
     var threshold: Float { get }
+}
+
+extension SegmentCollector {
+    package mutating func collectEveryDocument() -> Bool { false }
 }
 
 /// A search's collector: a `SegmentCollector` per segment, whose results merge in search order.

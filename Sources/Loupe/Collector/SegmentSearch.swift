@@ -25,6 +25,10 @@ package enum SegmentSearch {
                 collector.merge(matches)
                 continue
             }
+            if case .all = weight, segment.deleted == nil, !collector.needsScores, matches.collectEveryDocument() {
+                collector.merge(matches)
+                continue
+            }
             let scorer = weight.scorer(
                 segment, ordinal: i, scoring: collector.needsScores && matches.needsMatches, scratch: scratch)
             let live = LiveDocs(segment.deleted)

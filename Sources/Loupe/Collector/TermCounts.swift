@@ -62,6 +62,18 @@ struct TermCountsCollector: Collector {
             }
         }
 
+        /// A single-valued string column counts every document by running down its values: no scorer, no
+        /// document-to-row lookup.
+        mutating func collectEveryDocument() -> Bool {
+            guard let column, column.dictionary != nil, column.isSingleValued else { return false }
+            unsafe ordinalCounts.withUnsafeMutableBufferPointer { counts in
+                unsafe column.forEachValueBlock { values in
+                    for unsafe v in unsafe values { unsafe counts[Int(v)] &+= 1 }
+                }
+            }
+            return true
+        }
+
         /// Whether the value at `index` is its document's first occurrence of that value.
         @inline(__always) static func isFirst(_ index: Int, in values: Range<Int>, of column: Column) -> Bool {
             guard index > values.lowerBound else { return true }

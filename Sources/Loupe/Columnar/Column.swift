@@ -123,6 +123,20 @@ package struct Column: Sendable {
         }
     }
 
+    /// Hands every value of the column to `body`, `ScoreBlock.capacity` at a time, in row order: what a collector
+    /// needs when every document matches and each counts by its values alone.
+    package func forEachValueBlock(_ body: (UnsafeBufferPointer<UInt64>) -> Void) {
+        unsafe withUnsafeTemporaryAllocation(of: UInt64.self, capacity: ScoreBlock.capacity) { buffer in
+            var start = 0
+            while start < values.count {
+                let n = Swift.min(ScoreBlock.capacity, values.count - start)
+                unsafe values.decode(from: start, count: n, into: buffer.baseAddress!)
+                unsafe body(UnsafeBufferPointer(rebasing: buffer[..<n]))
+                start += n
+            }
+        }
+    }
+
     /// Reads one column of a segment of `maxDoc` documents.
     init(_ bytes: UnsafeRawBufferPointer, maxDoc: Int, fileOffset: Int) throws(FormatError) {
         var reader = unsafe ByteReader(bytes)

@@ -165,6 +165,24 @@ package struct NumericValues: @unchecked Sendable {
         }
     }
 
+    /// The values at `start ..< start + count` into `out`: the sequential read, with the codec chosen once.
+    @inline(__always) func decode(from start: Int, count: Int, into out: UnsafeMutablePointer<UInt64>) {
+        switch codec {
+        case .bitpacked:
+            for i in 0..<count {
+                let decoded = unsafe BitpackedArray.get(data, width: width, index: start &+ i)
+                unsafe out[i] = Swift.min(min &+ gcd &* decoded, max)
+            }
+        case .linear:
+            for i in 0..<count {
+                let decoded = unsafe line.at(start &+ i) &+ BitpackedArray.get(data, width: width, index: start &+ i)
+                unsafe out[i] = Swift.min(min &+ gcd &* decoded, max)
+            }
+        case .blockwiseLinear:
+            for i in 0..<count { unsafe out[i] = self[start &+ i] }
+        }
+    }
+
     /// The value at index `i` (0 ≤ i < count).
     @inline(__always) package subscript(i: Int) -> UInt64 {
         let decoded: UInt64
