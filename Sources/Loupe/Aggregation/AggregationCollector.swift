@@ -41,7 +41,8 @@ struct AggregationCollector: Collector {
     var needsScores: Bool { false }
 
     func segmentCollector(ordinal: Int, segment: SegmentReader) -> Segment {
-        Segment(aggregators: SegmentAggregatorBuilder(segment: segment, budget: budget).make(plan.aggregations), budget: budget)
+        let builder = SegmentAggregatorBuilder(segment: segment, budget: budget)
+        return Segment(aggregators: builder.make(plan.aggregations), budget: budget)
     }
 
     mutating func merge(_ segment: Segment) {

@@ -11,7 +11,9 @@ package struct AggregationPlan: Sendable {
     /// - Throws: `IndexError` `.invalidArgument` naming the request path and the field: a field the schema lacks,
     ///   one that is not fast, one whose type the aggregation cannot read (`avg` of a string), a bad pattern or
     ///   overlapping ranges.
-    package init(_ request: AggregationRequest, schema: Schema, limits: AggregationLimits = .init()) throws(IndexError) {
+    package init(
+        _ request: AggregationRequest, schema: Schema, limits: AggregationLimits = .init()
+    ) throws(IndexError) {
         aggregations = try request.aggregations.map { (a) throws(IndexError) in
             try PlannedAggregation(a, schema: schema, path: "aggs", depth: 0)
         }
@@ -70,14 +72,16 @@ package struct PlannedAggregation: Sendable {
         func mismatch(_ needs: String) -> IndexError {
             IndexError(
                 .invalidArgument,
-                "\(kindPath).field: \(a.kind.name) needs \(needs), and '\(fieldName)' is a \(entry.type.rawValue) field",
+                "\(kindPath).field: \(a.kind.name) needs \(needs), and '\(fieldName)' is a "
+                    + "\(entry.type.rawValue) field",
                 context: .init(field: fieldName))
         }
         switch a.kind {
         case .terms(let terms):
             if terms.missing != nil, entry.type == .bool {
                 throw IndexError(
-                    .invalidArgument, "\(kindPath).missing: not supported on a bool field", context: .init(field: fieldName))
+                    .invalidArgument, "\(kindPath).missing: not supported on a bool field",
+                    context: .init(field: fieldName))
             }
             if terms.include != nil || terms.exclude != nil, entry.type.isNumeric {
                 throw IndexError(
@@ -86,8 +90,12 @@ package struct PlannedAggregation: Sendable {
             }
             detail = .terms(
                 terms,
-                include: try terms.include.map { (f) throws(IndexError) in try CompiledTermFilter(f, path: kindPath + ".include") },
-                exclude: try terms.exclude.map { (f) throws(IndexError) in try CompiledTermFilter(f, path: kindPath + ".exclude") })
+                include: try terms.include.map { (f) throws(IndexError) in
+                    try CompiledTermFilter(f, path: kindPath + ".include")
+                },
+                exclude: try terms.exclude.map { (f) throws(IndexError) in
+                    try CompiledTermFilter(f, path: kindPath + ".exclude")
+                })
         case .histogram(let h):
             guard entry.type.isNumber else { throw mismatch("a numeric or date field") }
             detail = .histogram(HistogramGrid(h, type: entry.type))
@@ -96,7 +104,8 @@ package struct PlannedAggregation: Sendable {
             detail = .histogram(HistogramGrid(h, type: entry.type))
         case .range(let r):
             guard entry.type.isNumber else { throw mismatch("a numeric or date field") }
-            detail = .range(try PlannedRange.complete(r.ranges, type: entry.type, path: kindPath + ".ranges"), keyed: r.keyed)
+            let ranges = try PlannedRange.complete(r.ranges, type: entry.type, path: kindPath + ".ranges")
+            detail = .range(ranges, keyed: r.keyed)
         case .metric(var m):
             guard entry.type.isNumber || m.statistic == .valueCount else { throw mismatch("a numeric or date field") }
             if !entry.type.isNumber { m.missing = nil }
@@ -107,18 +116,11 @@ package struct PlannedAggregation: Sendable {
         case .cardinality(let c):
             if case .string = c.missing, entry.type.isNumeric {
                 throw IndexError(
-                    .invalidArgument, "\(kindPath).missing: a string cannot stand in for a missing \(entry.type.rawValue)",
+                    .invalidArgument,
+                    "\(kindPath).missing: a string cannot stand in for a missing \(entry.type.rawValue)",
                     context: .init(field: fieldName))
             }
             detail = .cardinality(c)
-        }
-    }
-
-    /// Whether the aggregation makes buckets.
-    var isBucket: Bool {
-        switch detail {
-        case .terms, .histogram, .range: true
-        case .metric, .percentiles, .cardinality: false
         }
     }
 }
@@ -208,7 +210,8 @@ struct PlannedRange: Sendable {
         var i = 0
         while i + 1 < spans.count {
             if spans[i].end > spans[i + 1].start {
-                throw IndexError(.invalidArgument, "\(path): ranges overlap; each range must end where or before the next starts")
+                throw IndexError(
+                    .invalidArgument, "\(path): ranges overlap; each range must end where or before the next starts")
             }
             if spans[i].end != spans[i + 1].start { spans.insert((spans[i].end, spans[i + 1].start, nil), at: i + 1) }
             i += 1

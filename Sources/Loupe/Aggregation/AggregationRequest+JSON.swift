@@ -88,7 +88,9 @@ private enum RequestReader {
                 throw fail(path, unknownKind(key))
             }
         }
-        guard let kind else { throw fail(path, "no aggregation kind given (expected one of \(kinds.joined(separator: ", ")))") }
+        guard let kind else {
+            throw fail(path, "no aggregation kind given (expected one of \(kinds.joined(separator: ", ")))")
+        }
         let kindPath = path + "." + kind.name
         let parsed = try parseKind(kind.name, kind.body, path: kindPath)
         if let subPath, !parsed.isBucket {
@@ -121,8 +123,8 @@ private enum RequestReader {
             result = .cardinality(c)
         default:
             let statistic = Statistic(rawValue: kind) ?? .stats
-            result = .metric(
-                MetricAggregation(statistic, field: try params.string("field"), missing: try params.numberOrText("missing")))
+            let field = try params.string("field")
+            result = .metric(MetricAggregation(statistic, field: field, missing: try params.numberOrText("missing")))
         }
         try params.finish()
         return result
@@ -164,8 +166,8 @@ private enum RequestReader {
         case "_key": return BucketOrder(.key, descending: descending)
         default:
             let parts = target.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-            return BucketOrder(
-                .metric(name: String(parts[0]), property: parts.count > 1 ? String(parts[1]) : ""), descending: descending)
+            let property = parts.count > 1 ? String(parts[1]) : ""
+            return BucketOrder(.metric(name: String(parts[0]), property: property), descending: descending)
         }
     }
 
@@ -178,7 +180,8 @@ private enum RequestReader {
         switch sub.kind {
         case .metric(let metric) where metric.statistic == .stats:
             guard ["count", "sum", "min", "max", "avg"].contains(property) else {
-                throw fail(path, "order by a stats aggregation names its value: '\(name).avg' (or count, sum, min, max)")
+                throw fail(
+                    path, "order by a stats aggregation names its value: '\(name).avg' (or count, sum, min, max)")
             }
         case .metric, .cardinality:
             guard property.isEmpty else { throw fail(path, "'\(name)' has one value; order by '\(name)'") }
@@ -207,7 +210,9 @@ private enum RequestReader {
         if h.minDocCount > 0, h.extendedBounds != nil {
             throw fail(p.path, "cannot set min_doc_count and extended_bounds at the same time")
         }
-        if let hard = h.hardBounds, let extended = h.extendedBounds, extended.min < hard.min || extended.max > hard.max {
+        if let hard = h.hardBounds, let extended = h.extendedBounds,
+            extended.min < hard.min || extended.max > hard.max
+        {
             throw fail(p.path + ".extended_bounds", "must lie inside hard_bounds")
         }
     }
@@ -228,7 +233,8 @@ private enum RequestReader {
             if offset.hasPrefix("-") {
                 h.offset = -Double(try milliseconds(String(offset.dropFirst()), path: path))
             } else {
-                h.offset = Double(try milliseconds(offset.hasPrefix("+") ? String(offset.dropFirst()) : offset, path: path))
+                let unsigned = offset.hasPrefix("+") ? String(offset.dropFirst()) : offset
+                h.offset = Double(try milliseconds(unsigned, path: path))
             }
         }
         try histogramCommon(&h, &p)
@@ -240,7 +246,9 @@ private enum RequestReader {
     static func milliseconds(_ text: String, path: String) throws(IndexError) -> Int64 {
         let digits = text.prefix { $0.isASCII && $0.isNumber }
         let unit = text.dropFirst(digits.count)
-        guard !digits.isEmpty else { throw fail(path, "expected a number followed by a unit, such as \"30d\", got \"\(text)\"") }
+        guard !digits.isEmpty else {
+            throw fail(path, "expected a number followed by a unit, such as \"30d\", got \"\(text)\"")
+        }
         guard !unit.isEmpty else { throw fail(path, "\"\(text)\" has no unit (ms, s, m, h or d)") }
         let scale: Int64
         switch unit {
@@ -268,7 +276,8 @@ private enum RequestReader {
         var ranges: [RangeSpec] = []
         for (i, item) in array.enumerated() {
             var r = try Params(item, path: "\(path)[\(i)]", kind: "range")
-            ranges.append(RangeSpec(key: try r.optionalString("key"), from: try r.numberOrText("from"), to: try r.numberOrText("to")))
+            let key = try r.optionalString("key")
+            ranges.append(RangeSpec(key: key, from: try r.numberOrText("from"), to: try r.numberOrText("to")))
             try r.finish()
         }
         var range = RangeAggregation(field: field, ranges: ranges)
@@ -383,7 +392,9 @@ private struct Params {
     mutating func missingKey(_ key: String) throws(IndexError) -> MissingKey? {
         guard let value = take(key) else { return nil }
         if let text = value.stringValue { return .string(text) }
-        guard let number = value.numberValue else { throw fail(key, "expected a string or a number, got \(got(value))") }
+        guard let number = value.numberValue else {
+            throw fail(key, "expected a string or a number, got \(got(value))")
+        }
         if let v = number.int64 { return .i64(v) }
         if let v = number.uint64 { return .u64(v) }
         return .f64(number.double)

@@ -28,7 +28,9 @@ private struct Finalizer {
         return AggregationResponse(results)
     }
 
-    func result(_ plan: PlannedAggregation, _ intermediate: IntermediateResult) throws(IndexError) -> AggregationResult {
+    func result(
+        _ plan: PlannedAggregation, _ intermediate: IntermediateResult
+    ) throws(IndexError) -> AggregationResult {
         switch (plan.detail, intermediate) {
         case (.terms(let request, _, _), .terms(let partial)):
             return .terms(try terms(plan, request, partial))
@@ -80,8 +82,8 @@ private struct Finalizer {
     {
         var buckets: [TermsBucket] = []
         for (key, entry) in partial.entries where entry.docCount >= request.minDocCount {
-            buckets.append(
-                TermsBucket(key: key, docCount: entry.docCount, subAggregations: try response(plan.children, entry.sub)))
+            let sub = try response(plan.children, entry.sub)
+            buckets.append(TermsBucket(key: key, docCount: entry.docCount, subAggregations: sub))
         }
         let descending = request.order.descending
         switch request.order.target {
@@ -129,7 +131,8 @@ private struct Finalizer {
                         keyAsString: AggregationText.rfc3339(nanoseconds: RustCast.i64(entry.key)),
                         docCount: entry.docCount, subAggregations: sub))
             } else {
-                buckets.append(HistogramBucket(key: entry.key, keyAsString: nil, docCount: entry.docCount, subAggregations: sub))
+                buckets.append(
+                    HistogramBucket(key: entry.key, keyAsString: nil, docCount: entry.docCount, subAggregations: sub))
             }
         }
         return HistogramResult(buckets: buckets, keyed: grid.keyed)

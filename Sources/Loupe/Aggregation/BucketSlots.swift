@@ -71,13 +71,6 @@ struct HashedSlots: BucketSlotTable {
         return slot
     }
 
-    /// A slot that no key maps to (a foreign `missing` bucket).
-    mutating func extraSlot() -> UInt32 {
-        owners.append(.max)
-        keys.append(0)
-        return UInt32(truncatingIfNeeded: keys.count - 1)
-    }
-
     var slotCount: Int { keys.count }
 
     mutating func reserve(parents count: Int) {}
@@ -241,8 +234,9 @@ func withBucketSink<R>(
     let (result, queued) = unsafe counts.values.withUnsafeMutableBufferPointer { c in
         unsafe pending.docs.withUnsafeMutableBufferPointer { d in
             unsafe pending.parents.withUnsafeMutableBufferPointer { p in
-                var sink = unsafe BucketSink(
-                    c, UnsafeMutableBufferPointer(rebasing: d[start...]), UnsafeMutableBufferPointer(rebasing: p[start...]))
+                let docs = unsafe UnsafeMutableBufferPointer(rebasing: d[start...])
+                let parents = unsafe UnsafeMutableBufferPointer(rebasing: p[start...])
+                var sink = unsafe BucketSink(c, docs, parents)
                 let result = body(&sink)
                 return (result, sink.queued)
             }

@@ -48,9 +48,6 @@ enum DateDecoder: ColumnDecoder {
     @inline(__always) static func rangeValue(_ mapped: UInt64) -> UInt64 { NumericMapping.fromI64(nanoseconds(mapped)) }
 }
 
-/// Booleans count as 0 and 1.
-typealias BoolDecoder = U64Decoder
-
 /// Values that are not numbers (string ordinals): counted by `value_count`, worth 0 otherwise, as in tantivy.
 enum UncountedDecoder: ColumnDecoder {
     @inline(__always) static func double(_ mapped: UInt64) -> Double { 0 }

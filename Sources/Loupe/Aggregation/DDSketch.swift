@@ -8,10 +8,11 @@ import Darwin
 /// configuration — relative accuracy α = 0.01, at most 2,048 bins per sign, values within ±10⁻⁹ of zero counted
 /// as zero — computing what it computes, bin for bin, so percentiles agree with tantivy's to the last bit.
 ///
-/// A value v > 0 goes to bin k = ⌈ln v / ln γ⌉ with γ = 1 + 2α / (1 − α), which holds (γᵏ⁻¹, γᵏ]; a quantile
-/// is the rank ⌊q × (count − 1)⌋ found by walking the bins, answered by the bin's representative
+/// A value v > 0 goes to bin k = ⌈ln v / ln γ⌉ with γ = 1 + 2α / (1 − α), which holds (γᵏ⁻¹, γᵏ]; a
+/// quantile is the rank ⌊q × (count − 1)⌋ found by walking the bins, answered by the bin's representative
 /// γᵏ⁻¹ × (1 + α), within α of every value in the bin (computed as `exp((k − 1) × ln γ) × (1 + α)`, the
-/// crate's expression, which tantivy 0.27's answers match bit for bit). Quantile 0 and 1 are the exact minimum and maximum. When one sign's bins
+/// crate's expression, which tantivy 0.27's answers match bit for bit). Quantile 0 and 1 are the exact minimum
+/// and maximum. When one sign's bins
 /// would span more than 2,048 keys (values more than about 4 × 10¹⁷ apart), the lowest collapse into the lowest
 /// kept bin, as the crate's collapsing store does.
 struct DDSketch: Sendable {

@@ -125,7 +125,8 @@ struct HistogramCore<Slots: BucketSlotTable> {
     }
 
     private mutating func run<P: ParentSlots, D: ColumnDecoder>(
-        _ docs: [DocID], _ column: Column, _ parents: P, _: D.Type, _ sink: inout BucketSink, within bounds: HistogramBounds
+        _ docs: [DocID], _ column: Column, _ parents: P, _: D.Type, _ sink: inout BucketSink,
+        within bounds: HistogramBounds
     ) {
         for i in docs.indices {
             let doc = docs[i]
@@ -148,7 +149,9 @@ struct HistogramCore<Slots: BucketSlotTable> {
         }
     }
 
-    @inline(__always) private mutating func add(_ doc: DocID, _ parent: UInt32, _ position: Int64, _ sink: inout BucketSink) {
+    @inline(__always) private mutating func add(
+        _ doc: DocID, _ parent: UInt32, _ position: Int64, _ sink: inout BucketSink
+    ) {
         sink.add(doc, slots.slot(parent: parent, key: UInt64(bitPattern: position) ^ (1 << 63)))
     }
 
@@ -158,7 +161,8 @@ struct HistogramCore<Slots: BucketSlotTable> {
         if let grouped, Int(parent) < grouped.count {
             for (key, slot) in grouped[Int(parent)] where counts[slot] > 0 {
                 let position = Int64(bitPattern: key ^ (1 << 63))
-                buckets.append(HistogramEntry(key: grid.key(position), docCount: counts[slot], sub: children.harvest(slot)))
+                let sub = children.harvest(slot)
+                buckets.append(HistogramEntry(key: grid.key(position), docCount: counts[slot], sub: sub))
             }
         }
         buckets.sort { $0.key < $1.key }
@@ -175,7 +179,8 @@ extension SegmentAggregatorBuilder {
         if plan.depth == 0 {
             return HistogramAggregator(
                 window: HistogramCore(
-                    grid, type: plan.fieldType, column: column, slots: WindowSlots(), children: children, budget: budget))
+                    grid, type: plan.fieldType, column: column, slots: WindowSlots(), children: children,
+                    budget: budget))
         }
         return HistogramAggregator(
             hashed: HistogramCore(

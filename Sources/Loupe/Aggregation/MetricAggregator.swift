@@ -185,7 +185,9 @@ struct MetricCore {
 }
 
 extension SegmentAggregatorBuilder {
-    func makeMetric(_ plan: PlannedAggregation, _ request: MetricAggregation, _ column: Column?) -> any SegmentAggregator {
+    func makeMetric(
+        _ plan: PlannedAggregation, _ request: MetricAggregation, _ column: Column?
+    ) -> any SegmentAggregator {
         MetricAggregator(request, column: column, type: plan.fieldType)
     }
 }

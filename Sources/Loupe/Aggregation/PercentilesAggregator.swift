@@ -129,7 +129,8 @@ final class CardinalityAggregator: SegmentAggregator {
         let missingHash: UInt64?
         switch request.missing {
         case .string(let text)?: missingHash = CardinalitySketch.hash(Array(text.utf8))
-        case let number?: missingHash = CardinalitySketch.hash(Array(AggregationText.rustDisplay(number.number ?? 0).utf8))
+        case let number?:
+            missingHash = CardinalitySketch.hash(Array(AggregationText.rustDisplay(number.number ?? 0).utf8))
         case nil: missingHash = nil
         }
         core = CardinalityCore(

@@ -5,7 +5,9 @@
 final class RangeAggregator: SegmentAggregator {
     private var core: RangeCore
 
-    init(_ ranges: [PlannedRange], type: FieldType, column: Column?, children: SubAggregators, budget: AggregationBudget) {
+    init(
+        _ ranges: [PlannedRange], type: FieldType, column: Column?, children: SubAggregators, budget: AggregationBudget
+    ) {
         core = RangeCore(ranges, type: type, column: column, children: children, budget: budget)
     }
 
@@ -30,7 +32,9 @@ struct RangeCore {
     private var scratch: [Int] = []
     private var charged = 0
 
-    init(_ ranges: [PlannedRange], type: FieldType, column: Column?, children: SubAggregators, budget: AggregationBudget) {
+    init(
+        _ ranges: [PlannedRange], type: FieldType, column: Column?, children: SubAggregators, budget: AggregationBudget
+    ) {
         self.ranges = ranges
         decoder = DecoderKind(type)
         starts = ranges.map(\.start)
@@ -53,7 +57,9 @@ struct RangeCore {
         counts = SlotCounts()
         var queue = children.pending
         children.pending = DocBlock()
-        let room = column.isSingleValued ? block.count : block.docs.reduce(0) { $0 + min(column.valueRange($1).count, ranges.count) }
+        let room =
+            column.isSingleValued
+            ? block.count : block.docs.reduce(0) { $0 + min(column.valueRange($1).count, ranges.count) }
         withBucketSink(&tally, slots: 0, &queue, queueing: !children.isEmpty, room: room) { sink in
             switch decoder {
             case .u64: collect(block, column, U64Decoder.self, &sink)

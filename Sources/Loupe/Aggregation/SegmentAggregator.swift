@@ -153,7 +153,8 @@ struct BlockValues {
         guard !docs.isEmpty else { return }
         unsafe docs.withUnsafeBufferPointer { d in
             unsafe values.withUnsafeMutableBufferPointer { out in
-                unsafe column.firstValues(of: d.baseAddress!, count: d.count, into: out.baseAddress!, missing: Self.none)
+                unsafe column.firstValues(
+                    of: d.baseAddress!, count: d.count, into: out.baseAddress!, missing: Self.none)
             }
         }
     }

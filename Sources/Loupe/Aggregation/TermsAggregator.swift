@@ -121,9 +121,8 @@ struct TermsCore<Slots: BucketSlotTable> {
         var queue = children.pending
         children.pending = DocBlock()
         let room = Slots.makesSlots || !children.isEmpty ? valueBound(block.docs) : 0
-        withBucketSink(
-            &tally, slots: Slots.makesSlots ? slots.slotCount + room : 0, &queue, queueing: !children.isEmpty, room: room
-        ) { sink in
+        let slotCount = Slots.makesSlots ? slots.slotCount + room : 0
+        withBucketSink(&tally, slots: slotCount, &queue, queueing: !children.isEmpty, room: room) { sink in
             if block.isTopLevel {
                 run(block.docs, TopLevelParents(), &sink)
             } else {

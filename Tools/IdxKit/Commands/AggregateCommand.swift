@@ -10,16 +10,17 @@ struct AggregateCommand: Command {
         abstract: "Run aggregations (terms, histograms, ranges, stats, percentiles, cardinality) over an index.",
         arguments: [
             ("DIR", "The index folder."),
-            ("REQUEST.json", "A file holding the request, such as {\"genres\": {\"terms\": {\"field\": \"genres\"}}}; - reads stdin."),
+            ("REQUEST.json", "A file holding the request, such as {\"g\": {\"terms\": {\"field\": \"genres\"}}}."),
         ],
         options: [
-            OptionSpec(name: "query", valueName: "Q", help: "Aggregate only the documents matching this query string (default: all)."),
+            OptionSpec(name: "query", valueName: "Q", help: "Aggregate only the documents matching Q (default: all)."),
             OptionSpec(name: "json", valueName: nil, help: "Print the response on one line (default: indented)."),
         ],
         discussion: """
             The request and response have the shape of tantivy's (and Elasticsearch's) aggregations; every
-            kind and parameter is in Docs/AGGREGATIONS.md.
-              echo '{"decades": {"histogram": {"field": "year", "interval": 10}}}' | idx aggregate movies - --query 'genres:Drama'
+            kind and parameter is in Docs/AGGREGATIONS.md. REQUEST.json may be - to read stdin.
+              echo '{"decades": {"histogram": {"field": "year", "interval": 10}}}' \\
+                | idx aggregate movies - --query 'genres:Drama'
             """)
 
     let directory: String
