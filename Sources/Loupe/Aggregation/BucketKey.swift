@@ -63,7 +63,7 @@ package enum BucketKey: Sendable, Hashable, Comparable {
     package func hash(into hasher: inout Hasher) {
         hasher.combine(rank)
         switch self {
-        case .string(let v): hasher.combine(v)
+        case .string(let v): unsafe v.withUnsafeBytes { unsafe hasher.combine(bytes: $0) }
         case .i64(let v): hasher.combine(v)
         case .u64(let v): hasher.combine(v)
         case .bool(let v): hasher.combine(v)

@@ -78,15 +78,16 @@ struct TermsPartial: Sendable {
 
     /// Adds a bucket, merging it into one with the same key.
     mutating func add(_ key: BucketKey, _ entry: TermsEntry) {
-        if entries[key] == nil {
-            entries[key] = entry
+        if let i = entries.index(forKey: key) {
+            entries.values[i].docCount += entry.docCount
+            entries.values[i].sub.merge(entry.sub)
         } else {
-            entries[key]!.docCount += entry.docCount
-            entries[key]!.sub.merge(entry.sub)
+            entries[key] = entry
         }
     }
 
     mutating func merge(_ other: TermsPartial) {
+        entries.reserveCapacity(entries.count + other.entries.count)
         for (key, entry) in other.entries { add(key, entry) }
         sumOtherDocCount += other.sumOtherDocCount
         docCountErrorUpperBound += other.docCountErrorUpperBound

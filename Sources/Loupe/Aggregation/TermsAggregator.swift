@@ -216,6 +216,7 @@ struct TermsCore<Slots: BucketSlotTable> {
         sort(&entries)
         var partial = TermsPartial()
         let cut = request.effectiveSegmentSize
+        partial.entries.reserveCapacity(Swift.min(entries.count, cut) + 1)
         if entries.count > cut {
             partial.docCountErrorUpperBound = entries[cut].count
             partial.sumOtherDocCount = entries[cut...].reduce(0) { $0 + $1.count }
