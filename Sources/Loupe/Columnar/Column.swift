@@ -138,7 +138,7 @@ package struct Column: Sendable {
     }
 
     /// Reads one column of a segment of `maxDoc` documents.
-    init(_ bytes: UnsafeRawBufferPointer, maxDoc: Int, fileOffset: Int) throws(FormatError) {
+    package init(_ bytes: UnsafeRawBufferPointer, maxDoc: Int, fileOffset: Int) throws(FormatError) {
         var reader = unsafe ByteReader(bytes)
         let kindByte = try reader.readU8()
         let layoutByte = try reader.readU8()
@@ -190,7 +190,7 @@ package struct Column: Sendable {
 
     /// Appends the column of `values`, where `docs[i]` (non-decreasing) is the document holding `values[i]`, for a
     /// segment of `maxDoc` documents; `dictionary` holds the sorted strings `values` index for a `.bytes` column.
-    static func write(
+    package static func write(
         kind: ColumnKind, maxDoc: Int, docs: [UInt32], values: [UInt64], dictionary: [[UInt8]]?, into out: inout ByteWriter
     ) {
         var single = true

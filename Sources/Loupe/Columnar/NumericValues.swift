@@ -52,7 +52,7 @@ package struct NumericValues: @unchecked Sendable {
     /// Reads a block starting at `bytes`; `consumed` is its length.
     /// - Throws: `FormatError` (offsets counted from `fileOffset`) when the header is inconsistent or the data runs
     ///   past `bytes`.
-    init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, consumed: inout Int) throws(FormatError) {
+    package init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, consumed: inout Int) throws(FormatError) {
         var reader = unsafe ByteReader(bytes)
         let codecByte = try reader.readU8()
         guard let codec = Codec(rawValue: codecByte) else {

@@ -1,9 +1,9 @@
 import LoupeCodec
 
 /// Writes a numeric values block (layout: NumericValues.swift) in whichever codec makes it smallest.
-enum NumericValuesWriter {
+package enum NumericValuesWriter {
     /// Appends `values` to `out`.
-    static func write(_ values: [UInt64], into out: inout ByteWriter) {
+    package static func write(_ values: [UInt64], into out: inout ByteWriter) {
         let low = values.min() ?? 0
         let high = values.max() ?? 0
         var gcd: UInt64 = 0

@@ -1,4 +1,4 @@
-@testable import Loupe
+import Loupe
 import LoupeCodec
 import Testing
 import TestSupport
