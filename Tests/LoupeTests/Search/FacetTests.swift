@@ -101,24 +101,10 @@ import TestSupport
     @Test(arguments: 0..<12 as Range<UInt64>)
     func facetsSortsAndRangesMatchAReference(seed: UInt64) throws {
         var rng = SplitMix64(seed: seed)
-        let index = Index.inMemory(schema: Self.schema)
-        let writer = try index.writer()
-        writer.mergePolicy = seed % 3 == 0 ? .never : MergePolicy(minimumSegmentSize: 50)
-        var live: [Row] = []
-        for i in 0..<Int.random(in: 20...400, using: &rng) {
-            let row = Self.randomRow(i, &rng)
-            try writer.addDocument(Self.document(row))
-            live.append(row)
-            if Int.random(in: 0..<60, using: &rng) == 0 { try writer.commit() }
-            if Int.random(in: 0..<40, using: &rng) == 0, let victim = live.randomElement(using: &rng) {
-                try writer.deleteDocuments(field: "id", equals: .text(victim.id))
-                live.removeAll { $0.id == victim.id }
-            }
-        }
-        try writer.commit()
-        if seed % 4 == 1 { try writer.merge(everything: true) }
-        writer.waitForMerges()
-        try writer.commitAndReload()
+        let documents = Int.random(in: 20...400, using: &rng)
+        let (index, live) = try randomIndex(
+            schema: Self.schema, seed: seed, rng: &rng, documents: documents, deleteOneIn: 40,
+            row: Self.randomRow, id: \.id, document: Self.document)
 
         for field in ["tag", "kind", "code", "name", "n"] {
             for limit in [0, 2, 100] {
