@@ -112,10 +112,7 @@ package struct Column: Sendable {
             }
         case .optional(let index):
             unsafe withUnsafeTemporaryAllocation(of: UInt32.self, capacity: count) { rows in
-                for i in 0..<count {
-                    let row = unsafe index.row(docs[i])
-                    unsafe rows[i] = row.map { $0 < values.count ? UInt32($0) : terminatedDoc } ?? terminatedDoc
-                }
+                unsafe index.rows(of: docs, count: count, into: rows.baseAddress!, missing: terminatedDoc)
                 unsafe values.gather(rows.baseAddress!, count: count, into: out, missingRow: terminatedDoc, missing: missing)
             }
         case .multi:

@@ -83,6 +83,44 @@ struct OptionalIndex: @unchecked Sendable {
         return rowStart &+ lo
     }
 
+    /// The rows of `count` increasing documents into `rows`, `missing` for a document without a value: the block
+    /// read, decoding each 65,536-document block's header once for all the documents that fall in it.
+    func rows(of docs: UnsafePointer<DocID>, count: Int, into rows: UnsafeMutablePointer<UInt32>, missing: UInt32) {
+        var i = 0
+        while i < count {
+            let block = Int(unsafe docs[i] &>> 16)
+            guard block < blockCount else {
+                for j in i..<count { unsafe rows[j] = missing }
+                return
+            }
+            let header = unsafe headers + block &* Self.blockHeaderSize
+            guard unsafe header.load(as: UInt8.self) == 0 else {
+                // Sparse: few documents, looked up one by one.
+                while i < count && Int(unsafe docs[i] &>> 16) == block {
+                    unsafe rows[i] = row(docs[i]).map { UInt32(truncatingIfNeeded: $0) } ?? missing
+                    i &+= 1
+                }
+                continue
+            }
+            let rowStart = unsafe Int(header.loadU32LE(at: 1))
+            let rowEnd = block &+ 1 < blockCount ? unsafe Int(header.loadU32LE(at: 1 &+ Self.blockHeaderSize)) : rowCount
+            let blockData = unsafe data + Int(header.loadU32LE(at: 5))
+            while i < count && Int(unsafe docs[i] &>> 16) == block {
+                let within = Int(unsafe docs[i] & 0xFFFF)
+                let word = unsafe blockData.loadU64LE(at: (within &>> 6) &* 8)
+                let bit = UInt64(1) &<< UInt64(within & 63)
+                if word & bit == 0 {
+                    unsafe rows[i] = missing
+                } else {
+                    let rank = unsafe Int(blockData.loadUnaligned(fromByteOffset: 8_192 &+ (within &>> 6) &* 2, as: UInt16.self))
+                    let row = rowStart &+ rank &+ (word & (bit &- 1)).nonzeroBitCount
+                    unsafe rows[i] = row < rowEnd ? UInt32(truncatingIfNeeded: row) : missing
+                }
+                i &+= 1
+            }
+        }
+    }
+
     /// Appends the index of the documents `docs` (increasing) of a segment of `maxDoc` documents.
     static func write(_ docs: [UInt32], maxDoc: Int, into out: inout ByteWriter) {
         let blockCount = (maxDoc + blockDocs - 1) / blockDocs

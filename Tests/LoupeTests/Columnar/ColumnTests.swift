@@ -29,6 +29,27 @@ import TestSupport
                 Issue.record("doc \(d): \(column.values(DocID(d))) instead of \(perDoc[d])")
                 return
             }
+            // The block read, over runs of documents with gaps, spanning optional-index blocks.
+            var docs: [DocID] = []
+            var d = 0
+            while d < maxDoc {
+                docs.append(DocID(d))
+                d += 1 + d % 5
+            }
+            var first = [UInt64](repeating: 0, count: docs.count)
+            for start in stride(from: 0, to: docs.count, by: 128) {
+                let n = min(128, docs.count - start)
+                unsafe docs.withUnsafeBufferPointer { ids in
+                    unsafe first.withUnsafeMutableBufferPointer { out in
+                        unsafe column.firstValues(
+                            of: ids.baseAddress! + start, count: n, into: out.baseAddress! + start, missing: .max)
+                    }
+                }
+            }
+            for (i, doc) in docs.enumerated() where first[i] != (perDoc[Int(doc)].first ?? .max) {
+                Issue.record("block read of doc \(doc): \(first[i]) instead of \(perDoc[Int(doc)].first ?? .max)")
+                return
+            }
         }
     }
 
