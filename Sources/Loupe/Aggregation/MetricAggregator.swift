@@ -112,43 +112,13 @@ struct MetricCore {
     mutating func collect<D: ColumnDecoder>(_ block: DocBlock, _ decoder: D.Type) {
         if block.isTopLevel {
             reserve(1)
-            accumulators[0] = Self.runTopLevel(block.docs, column, missing, &values, accumulators[0], decoder)
+            // Accumulated in a local (registers) rather than in the array.
+            var total = accumulators[0]
+            values.forEachNumber(of: block.docs, in: column, missing: missing, decoder) { total.add($0) }
+            accumulators[0] = total
         } else {
             run(block.docs, NestedParents(slots: block.parents), decoder)
         }
-    }
-
-    /// The top-level loop, accumulating in a local (registers) rather than in the array.
-    private static func runTopLevel<D: ColumnDecoder>(
-        _ docs: [DocID], _ column: Column?, _ missing: Double?, _ block: inout BlockValues, _ start: StatsAccumulator,
-        _: D.Type
-    ) -> StatsAccumulator {
-        var total = start
-        guard let column else {
-            if let missing { for _ in docs.indices { total.add(missing) } }
-            return total
-        }
-        if column.isSingleValued {
-            block.read(docs, from: column)
-            for i in docs.indices {
-                let value = block.values[i]
-                if BlockValues.hasNoValue(value, docs[i], column) {
-                    if let missing { total.add(missing) }
-                } else {
-                    total.add(D.double(value))
-                }
-            }
-            return total
-        }
-        for doc in docs {
-            let values = column.valueRange(doc)
-            if values.isEmpty {
-                if let missing { total.add(missing) }
-                continue
-            }
-            for j in values { total.add(D.double(column.value(at: j))) }
-        }
-        return total
     }
 
     private mutating func run<P: ParentSlots, D: ColumnDecoder>(_ docs: [DocID], _ parents: P, _: D.Type) {

@@ -59,39 +59,11 @@ struct PercentilesCore {
             var sketch = sketches[0]
             sketches[0] = DDSketch()
             let before = sketch.memoryBytes
-            Self.runTopLevel(block.docs, column, missing, &values, &sketch, decoder)
+            values.forEachNumber(of: block.docs, in: column, missing: missing, decoder) { sketch.add($0) }
             bytes += sketch.memoryBytes - before
             sketches[0] = sketch
         } else {
             run(block.docs, NestedParents(slots: block.parents), decoder)
-        }
-    }
-
-    /// The top-level loop, over one sketch held apart from the array.
-    private static func runTopLevel<D: ColumnDecoder>(
-        _ docs: [DocID], _ column: Column?, _ missing: Double?, _ values: inout BlockValues, _ sketch: inout DDSketch,
-        _: D.Type
-    ) {
-        guard let column else {
-            if let missing { for _ in docs.indices { sketch.add(missing) } }
-            return
-        }
-        if column.isSingleValued {
-            values.read(docs, from: column)
-            for i in docs.indices {
-                let value = values.values[i]
-                if BlockValues.hasNoValue(value, docs[i], column) {
-                    if let missing { sketch.add(missing) }
-                } else {
-                    sketch.add(D.double(value))
-                }
-            }
-            return
-        }
-        for doc in docs {
-            let range = column.valueRange(doc)
-            if range.isEmpty, let missing { sketch.add(missing) }
-            for j in range { sketch.add(D.double(column.value(at: j))) }
         }
     }
 

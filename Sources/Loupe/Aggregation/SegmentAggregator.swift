@@ -162,4 +162,32 @@ struct BlockValues {
     @inline(__always) static func hasNoValue(_ value: UInt64, _ doc: DocID, _ column: Column) -> Bool {
         value == none && column.valueRange(doc).isEmpty
     }
+
+    /// Every value of `docs` in `column` as a number (`D`'s reading), and `missing` for each document without one
+    /// when given: the top-level loop of the metric aggregators, a single-valued column read a block at a time.
+    @inline(__always) mutating func forEachNumber<D: ColumnDecoder>(
+        of docs: [DocID], in column: Column?, missing: Double?, _: D.Type, _ body: (Double) -> Void
+    ) {
+        guard let column else {
+            if let missing { for _ in docs.indices { body(missing) } }
+            return
+        }
+        if column.isSingleValued {
+            read(docs, from: column)
+            for i in docs.indices {
+                let value = values[i]
+                if Self.hasNoValue(value, docs[i], column) {
+                    if let missing { body(missing) }
+                } else {
+                    body(D.double(value))
+                }
+            }
+            return
+        }
+        for doc in docs {
+            let range = column.valueRange(doc)
+            if range.isEmpty, let missing { body(missing) }
+            for j in range { body(D.double(column.value(at: j))) }
+        }
+    }
 }
