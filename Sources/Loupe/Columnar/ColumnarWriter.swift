@@ -25,6 +25,8 @@ package struct ColumnarWriter {
     private let lowercases: [Bool]
     /// Lowercases the values of fast text fields with the `lowercase` tokenizer.
     private var lowercase = AnalysisSession(.lowercase)
+    /// The lowercased value, reused from one value to the next.
+    private var lowered: [UInt8] = []
 
     package init(schema: Schema) {
         self.schema = schema
@@ -50,11 +52,14 @@ package struct ColumnarWriter {
                 columns[slot].docs.append(doc)
             case .bytes(let bytes):
                 if lowercases[slot] {
-                    var lowered: [UInt8] = []
+                    var lowered = self.lowered
+                    self.lowered = []
+                    lowered.removeAll(keepingCapacity: true)
                     _ = lowercase.analyze(bytes.span) { term, _ in
                         for i in term.indices { lowered.append(term[i]) }
                     }
                     intern(lowered, slot: slot, doc: doc)
+                    self.lowered = lowered
                 } else {
                     intern(bytes, slot: slot, doc: doc)
                 }
