@@ -7,7 +7,7 @@
 /// - A ``Tokenizer`` cuts a value into tokens (``SimpleTokenizer``, ``WhitespaceTokenizer``, ``RawTokenizer``).
 /// - A ``TokenFilter`` edits or drops the tokens of one value at a time, in a reusable ``TokenBuffer``
 ///   (``RemoveLongFilter``, ``LowerCaser``, ``AsciiFoldingFilter``, ``StopWordFilter``, ``Stemmer``).
-/// - An ``Analyzer`` is a tokenizer plus filters; an ``AnalyzerRegistry`` names them.
+/// - A ``TextAnalyzer`` is a tokenizer plus filters; an ``AnalyzerRegistry`` names them.
 /// - An ``AnalysisSession`` runs one analyzer over many values, reusing its buffers, so the per-document
 ///   hot path allocates nothing per token once the buffers have grown.
 ///

@@ -1,4 +1,4 @@
-/// Runs one ``Analyzer`` over many values, reusing its buffers: the engine's per-document hot path.
+/// Runs one ``TextAnalyzer`` over many values, reusing its buffers: the engine's per-document hot path.
 ///
 /// Keep one session per analyzer and indexing thread. After the buffers have grown to the largest
 /// value seen, analyzing allocates nothing: terms are handed to the sink as borrowed spans, either of
@@ -16,13 +16,13 @@
 /// ```
 public struct AnalysisSession: Sendable {
     /// The analyzer this session runs.
-    public let analyzer: Analyzer
+    public let analyzer: TextAnalyzer
 
     /// The generic pipeline's token buffer; its workspace also serves the fused loops.
     var tokens = TokenBuffer()
 
     /// Creates a session for `analyzer`.
-    public init(_ analyzer: Analyzer) {
+    public init(_ analyzer: TextAnalyzer) {
         self.analyzer = analyzer
     }
 

@@ -3,7 +3,7 @@
 /// A value type: copy ``builtIn``, register your own analyzers, and hand the result to the index.
 public struct AnalyzerRegistry: Sendable {
     /// The analyzers by name.
-    private var analyzers: [String: Analyzer]
+    private var analyzers: [String: TextAnalyzer]
 
     /// Creates an empty registry.
     public init() {
@@ -27,12 +27,12 @@ public struct AnalyzerRegistry: Sendable {
     }()
 
     /// The analyzer registered under `name`, if any.
-    public func analyzer(named name: String) -> Analyzer? {
+    public func analyzer(named name: String) -> TextAnalyzer? {
         analyzers[name]
     }
 
     /// Registers `analyzer` under `name`, replacing any analyzer already there.
-    public mutating func register(_ name: String, _ analyzer: Analyzer) {
+    public mutating func register(_ name: String, _ analyzer: TextAnalyzer) {
         analyzers[name] = analyzer
     }
 

@@ -1,7 +1,7 @@
 /// One analyzed token, as an owned value.
 ///
 /// The hot path never builds these (it hands out term bytes from a reused buffer); they exist for
-/// ``Analyzer/tokens(_:)``, tests and debugging.
+/// ``TextAnalyzer/tokens(_:)``, tests and debugging.
 public struct Token: Sendable, Hashable {
     /// The term's UTF-8 bytes after all filters.
     public var bytes: [UInt8]

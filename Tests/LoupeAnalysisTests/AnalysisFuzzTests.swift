@@ -23,21 +23,21 @@ import TestSupport
     }
 
     /// The public-parts pipeline each built-in must match token for token.
-    static let equivalents: [String: Analyzer] = [
-        "default": Analyzer(tokenizer: SimpleTokenizer(), filters: [RemoveLongFilter(limit: 40), LowerCaser()]),
-        "en_stem": Analyzer(
+    static let equivalents: [String: TextAnalyzer] = [
+        "default": TextAnalyzer(tokenizer: SimpleTokenizer(), filters: [RemoveLongFilter(limit: 40), LowerCaser()]),
+        "en_stem": TextAnalyzer(
             tokenizer: SimpleTokenizer(),
             filters: [RemoveLongFilter(limit: 40), LowerCaser(), Stemmer(.english)]
         ),
-        "raw": Analyzer(tokenizer: RawTokenizer()),
-        "lowercase": Analyzer(tokenizer: RawTokenizer(), filters: [LowerCaser()]),
-        "whitespace": Analyzer(tokenizer: WhitespaceTokenizer()),
+        "raw": TextAnalyzer(tokenizer: RawTokenizer()),
+        "lowercase": TextAnalyzer(tokenizer: RawTokenizer(), filters: [LowerCaser()]),
+        "whitespace": TextAnalyzer(tokenizer: WhitespaceTokenizer()),
     ]
 
     @Test(arguments: 0..<40 as Range<UInt64>)
     func randomScalarStrings(seed: UInt64) throws {
         var rng = SplitMix64(seed: seed)
-        let everything = Analyzer(
+        let everything = TextAnalyzer(
             tokenizer: SimpleTokenizer(),
             filters: [
                 LowerCaser(), AsciiFoldingFilter(), StopWordFilter.english, Stemmer(.english),
@@ -78,7 +78,7 @@ import TestSupport
     @Test(arguments: 0..<20 as Range<UInt64>)
     func randomBytesNeverTrap(seed: UInt64) {
         var rng = SplitMix64(seed: seed)
-        let custom = Analyzer(
+        let custom = TextAnalyzer(
             tokenizer: SimpleTokenizer(),
             filters: [LowerCaser(), AsciiFoldingFilter(), Stemmer(.english)]
         )

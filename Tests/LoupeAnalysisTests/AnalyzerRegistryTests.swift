@@ -46,7 +46,7 @@ struct ReverseFilter: TokenFilter {
 
     @Test func customAnalyzerIsRegisteredAndFound() throws {
         var registry = AnalyzerRegistry.builtIn
-        registry.register("dashes", Analyzer(tokenizer: DashTokenizer(), filters: [LowerCaser(), ReverseFilter()]))
+        registry.register("dashes", TextAnalyzer(tokenizer: DashTokenizer(), filters: [LowerCaser(), ReverseFilter()]))
         let analyzer = try #require(registry.analyzer(named: "dashes"))
         #expect(analyzer.terms("AB--Cd-Yx-e") == ["ba@0", "dc@2", "e@6"])
         #expect(registry.names.contains("dashes"))
@@ -55,19 +55,19 @@ struct ReverseFilter: TokenFilter {
 
     @Test func registeringAnExistingNameReplacesIt() throws {
         var registry = AnalyzerRegistry.builtIn
-        registry.register("default", Analyzer(tokenizer: WhitespaceTokenizer()))
+        registry.register("default", TextAnalyzer(tokenizer: WhitespaceTokenizer()))
         #expect(try #require(registry.analyzer(named: "default")).terms("A-b C") == ["A-b@0", "C@1"])
     }
 
     @Test func customPipelineReportsPositionsAndOffsetsFromTheTokenizer() {
-        var session = AnalysisSession(Analyzer(tokenizer: DashTokenizer()))
+        var session = AnalysisSession(TextAnalyzer(tokenizer: DashTokenizer()))
         var seen: [String] = []
         let summary = session.analyze("one-two-three", startPosition: 1) { term, position in
             seen.append("\(String(decoding: term.bytesArray, as: UTF8.self))@\(position)")
         }
         #expect(seen == ["one@1", "two@3", "three@5"])
         #expect(summary == AnalysisSummary(tokenCount: 3, endPosition: 6))
-        #expect(Analyzer(tokenizer: DashTokenizer()).tokens("ab-cd").map(\.offsetFrom) == [0, 3])
+        #expect(TextAnalyzer(tokenizer: DashTokenizer()).tokens("ab-cd").map(\.offsetFrom) == [0, 3])
     }
 
     @Test func tokenBufferExposesTokensToFilters() {

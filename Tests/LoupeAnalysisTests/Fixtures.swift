@@ -44,7 +44,7 @@ enum Fixtures {
 }
 
 /// Helpers shared by the suites.
-extension Analyzer {
+extension TextAnalyzer {
     /// `tokens(text)` as `text@position` strings, compact in expectations.
     func terms(_ text: String) -> [String] {
         tokens(text).map { "\($0.text)@\($0.position)" }
@@ -52,7 +52,7 @@ extension Analyzer {
 }
 
 /// The built-in analyzer registered as `name`; the suites only ask for names that exist.
-func builtIn(_ name: String) -> Analyzer {
+func builtIn(_ name: String) -> TextAnalyzer {
     guard let analyzer = AnalyzerRegistry.builtIn.analyzer(named: name) else {
         preconditionFailure("no built-in analyzer named \(name)")
     }

@@ -7,23 +7,23 @@ import Testing
 @Suite struct GoldenTests {
     /// The analyzers each golden analyzer name is checked with: the fused built-in where there is one, and
     /// the same pipeline assembled from public parts, so both code paths must agree with tantivy.
-    static let analyzers: [String: [Analyzer]] = [
+    static let analyzers: [String: [TextAnalyzer]] = [
         "default": [
             builtIn("default"),
-            Analyzer(tokenizer: SimpleTokenizer(), filters: [RemoveLongFilter(limit: 40), LowerCaser()]),
+            TextAnalyzer(tokenizer: SimpleTokenizer(), filters: [RemoveLongFilter(limit: 40), LowerCaser()]),
         ],
         "en_stem": [
             builtIn("en_stem"),
-            Analyzer(
+            TextAnalyzer(
                 tokenizer: SimpleTokenizer(),
                 filters: [RemoveLongFilter(limit: 40), LowerCaser(), Stemmer(.english)]
             ),
         ],
-        "raw": [builtIn("raw"), Analyzer(tokenizer: RawTokenizer())],
-        "lowercase": [builtIn("lowercase"), Analyzer(tokenizer: RawTokenizer(), filters: [LowerCaser()])],
-        "whitespace": [builtIn("whitespace"), Analyzer(tokenizer: WhitespaceTokenizer())],
+        "raw": [builtIn("raw"), TextAnalyzer(tokenizer: RawTokenizer())],
+        "lowercase": [builtIn("lowercase"), TextAnalyzer(tokenizer: RawTokenizer(), filters: [LowerCaser()])],
+        "whitespace": [builtIn("whitespace"), TextAnalyzer(tokenizer: WhitespaceTokenizer())],
         "custom": [
-            Analyzer(
+            TextAnalyzer(
                 tokenizer: SimpleTokenizer(),
                 filters: [
                     RemoveLongFilter(limit: 40), LowerCaser(), AsciiFoldingFilter(), StopWordFilter.english,
@@ -32,7 +32,7 @@ import Testing
             )
         ],
         "whitespace_fold": [
-            Analyzer(tokenizer: WhitespaceTokenizer(), filters: [RemoveLongFilter(limit: 10), AsciiFoldingFilter()])
+            TextAnalyzer(tokenizer: WhitespaceTokenizer(), filters: [RemoveLongFilter(limit: 10), AsciiFoldingFilter()])
         ],
     ]
 
@@ -81,7 +81,7 @@ import Testing
     }
 
     @Test func stemsMatchSnowball() throws {
-        var session = AnalysisSession(Analyzer(tokenizer: RawTokenizer(), filters: [Stemmer(.english)]))
+        var session = AnalysisSession(TextAnalyzer(tokenizer: RawTokenizer(), filters: [Stemmer(.english)]))
         var mismatches: [String] = []
         let lines = try Fixtures.lines("stems.golden.tsv")
         for line in lines {
@@ -130,8 +130,8 @@ import Testing
                 lowercase[values[0]] = Array(values.dropFirst())
             }
         }
-        let words = Analyzer(tokenizer: SimpleTokenizer())
-        let lowercaser = Analyzer(tokenizer: WhitespaceTokenizer(), filters: [LowerCaser()])
+        let words = TextAnalyzer(tokenizer: SimpleTokenizer())
+        let lowercaser = TextAnalyzer(tokenizer: WhitespaceTokenizer(), filters: [LowerCaser()])
         var seenAlphanumeric = Set<UInt32>()
         var lowercaseMismatches: [String] = []
         for (_, text) in Self.scalarChunks() {

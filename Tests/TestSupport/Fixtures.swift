@@ -47,7 +47,7 @@ public enum MoviesFixture {
     }()
 
     public static let index: Index = {
-        let index = Index.inMemory(schema: schema)
+        let index = try! Index.inMemory(schema: schema)
         let writer = try! index.writer(memoryBudget: 500_000_000)
         for line in lines { try! writer.addJSON(line) }
         try! writer.commitAndReload()

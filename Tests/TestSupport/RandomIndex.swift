@@ -12,7 +12,7 @@ public func randomIndex<Row>(
     schema: Schema, seed: UInt64, rng: inout SplitMix64, documents: Int, deleteOneIn: Int, idField: String = "id",
     row: (Int, inout SplitMix64) -> Row, id: (Row) -> String, document: (Row) -> Document
 ) throws -> (index: Index, live: [Row]) {
-    let index = Index.inMemory(schema: schema)
+    let index = try Index.inMemory(schema: schema)
     let writer = try index.writer()
     writer.mergePolicy = seed % 3 == 0 ? .never : MergePolicy(minimumSegmentSize: 50)
     var live: [Row] = []

@@ -136,7 +136,7 @@ public struct ReferenceIndex {
         }
     }
 
-    static func analyzer(_ entry: FieldEntry) throws(Unsupported) -> Analyzer {
+    static func analyzer(_ entry: FieldEntry) throws(Unsupported) -> TextAnalyzer {
         guard let analyzer = AnalyzerRegistry.builtIn.analyzer(named: entry.tokenizer) else {
             throw Unsupported(description: "field '\(entry.name)' uses a tokenizer that is not built in")
         }

@@ -38,18 +38,6 @@ extension Index {
         writer.removeUnreferencedFiles()
     }
 
-    /// The stored fields of the first live document whose `field` holds `value`, read without scoring; nil when
-    /// there is none.
-    public func get(_ field: String, equals value: FieldValue) throws(IndexError) -> StoredDocument? {
-        let searcher = searcher()
-        var first = DocSetCollector(limit: 1)
-        try searcher.collect(searcher.compile(.term(field: field, value: value)), into: &first)
-        for (i, documents) in first.documents.enumerated() {
-            if let doc = documents.first { return try searcher.document(DocAddress(segment: i, doc: doc)) }
-        }
-        return nil
-    }
-
     /// Document and segment counts of the current searcher, and each segment's sizes.
     public func stats() -> IndexStats {
         let segments = searcher().segmentInfos

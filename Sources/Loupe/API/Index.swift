@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import LoupeAnalysis
 import Synchronization
 
@@ -7,9 +12,8 @@ import Synchronization
 /// let index = try Index(path: "/data/movies", schema: schema)
 /// let writer = try index.writer()
 /// try writer.addDocument(["title": "Heat", "year": 1995])
-/// try writer.commit()
-/// try index.reload()
-/// let results = try index.search(index.parseQuery("heat"), limit: 10)
+/// try writer.commitAndReload()
+/// for hit in try index.search("heat", limit: 10) { print(hit.score, hit.string("title") ?? "") }
 /// ```
 public final class Index: Sendable {
     package let directory: any Directory
@@ -46,19 +50,26 @@ public final class Index: Sendable {
         try self.init(directory: directory, schema: schema, verifyChecksums: verifyChecksums)
     }
 
-    /// A new index that lives in memory only.
-    public static func inMemory(schema: Schema) -> Index {
-        do {
-            return try Index(directory: RAMDirectory(), schema: schema, verifyChecksums: false)
-        } catch {
-            // A fresh RAM directory holds no index to mismatch and cannot fail to store meta.json.
-            preconditionFailure("creating an in-memory index failed: \(error)")
+    /// Opens the index in the folder at `url` (a file URL), creating it when there is none (see `init(path:)`).
+    /// On iOS pass a writable place, such as Application Support or Caches.
+    /// - Throws: `IndexError` `.invalidArgument` for a URL that is not a file URL, and what `init(path:)` throws.
+    public convenience init(path url: URL, schema: Schema? = nil, verifyChecksums: Bool = false) throws(IndexError) {
+        guard url.isFileURL else {
+            throw IndexError(.invalidArgument, "an index lives in a folder: \(url) is not a file URL")
         }
+        try self.init(path: url.path, schema: schema, verifyChecksums: verifyChecksums)
+    }
+
+    /// A new index that lives in memory only.
+    /// - Throws: `IndexError` `.invalidArgument` when `schema` is not valid (see `SchemaBuilder.build()`).
+    public static func inMemory(schema: Schema) throws(IndexError) -> Index {
+        try Index(directory: RAMDirectory(), schema: schema, verifyChecksums: false)
     }
 
     package init(directory: any Directory, schema: Schema?, verifyChecksums: Bool) throws(IndexError) {
         self.directory = directory
         self.verifiesChecksums = verifyChecksums
+        _ = try schema?.validated()
         let meta: IndexMeta
         if directory.exists(IndexMeta.fileName) {
             meta = try Self.readMeta(directory)
@@ -91,7 +102,7 @@ public final class Index: Sendable {
 
     /// Registers an analyzer under `name`, for text fields whose `tokenizer` names it. Register before
     /// creating a writer or parsing queries.
-    public func registerAnalyzer(_ name: String, _ analyzer: Analyzer) {
+    public func registerAnalyzer(_ name: String, _ analyzer: TextAnalyzer) {
         state.withLock {
             $0.analyzers.register(name, analyzer)
             $0.searcher = Searcher(schema: schema, segments: $0.searcher.segments, analyzers: $0.analyzers)
@@ -127,33 +138,6 @@ public final class Index: Sendable {
             throw IndexError(.invalidArgument, "memory budget must be at least 1,000,000 bytes (got \(memoryBudget))")
         }
         return try IndexWriter(index: self, memoryBudget: memoryBudget)
-    }
-
-    /// Parses a query string with the current searcher (see `Searcher.parseQuery`).
-    public func parseQuery(
-        _ text: String, defaultFields: [String]? = nil, options: QueryParserOptions = .init()
-    ) throws(IndexError) -> Query {
-        try searcher().parseQuery(text, defaultFields: defaultFields, options: options)
-    }
-
-    /// Searches the current searcher (see `Searcher.search`).
-    public func search(
-        _ query: Query, limit: Int = 10, offset: Int = 0, orderBy: SearchOrder = .relevance, boosts: [String: Float] = [:],
-        counting: CountPolicy = .standard
-    ) throws(IndexError) -> SearchResults {
-        try searcher().search(query, limit: limit, offset: offset, orderBy: orderBy, boosts: boosts, counting: counting)
-    }
-
-    /// Counts matches in the current searcher.
-    public func count(_ query: Query) throws(IndexError) -> Int {
-        try searcher().count(query)
-    }
-
-    /// Documents like the one whose `idField` holds `id`, itself excluded (see `Searcher.moreLikeThis`).
-    public func moreLikeThis(
-        idField: String, id: FieldValue, fields: [String] = [], limit: Int = 10, options: MoreLikeThisOptions = .init()
-    ) throws(IndexError) -> SearchResults {
-        try searcher().moreLikeThis(idField: idField, id: id, fields: fields, limit: limit, options: options)
     }
 
     package static func readMeta(_ directory: any Directory) throws(IndexError) -> IndexMeta {

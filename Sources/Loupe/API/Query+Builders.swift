@@ -1,21 +1,30 @@
 import FoundationEssentials
 
 /// Values a range query can take: numbers, dates and strings.
-public protocol RangeValue: Comparable, Sendable {
-    /// The value as a field value.
-    var fieldValue: FieldValue { get }
-}
+public protocol RangeValue: FieldValueConvertible, Comparable {}
 
-extension Int: RangeValue { public var fieldValue: FieldValue { .i64(Int64(self)) } }
-extension Int64: RangeValue { public var fieldValue: FieldValue { .i64(self) } }
-extension UInt64: RangeValue { public var fieldValue: FieldValue { .u64(self) } }
-extension Double: RangeValue { public var fieldValue: FieldValue { .f64(self) } }
-extension Date: RangeValue { public var fieldValue: FieldValue { .date(self) } }
-extension String: RangeValue { public var fieldValue: FieldValue { .text(self) } }
+extension Int: RangeValue {}
+extension Int32: RangeValue {}
+extension Int64: RangeValue {}
+extension UInt: RangeValue {}
+extension UInt32: RangeValue {}
+extension UInt64: RangeValue {}
+extension Double: RangeValue {}
+extension Float: RangeValue {}
+extension Date: RangeValue {}
+extension String: RangeValue {}
 
 extension Query {
     /// A term query on a field of any type.
     public static func term(_ field: String, _ value: FieldValue) -> Query { .term(field: field, value: value) }
+
+    /// A term query with a Swift value: a `String`, any integer, `Double`, `Bool` or `Date` (variables included).
+    public static func term(_ field: String, _ value: some FieldValueConvertible) -> Query {
+        .term(field: field, value: value.fieldValue)
+    }
+
+    /// A term query on a date field.
+    public static func term(_ field: String, date: Date) -> Query { .term(field: field, value: .date(date)) }
 
     /// A phrase of analyzed tokens; with `slop`, terms may stand up to `slop` positions off their places.
     public static func phrase(_ field: String, _ terms: [String], slop: Int = 0) -> Query {

@@ -40,16 +40,17 @@ public struct FieldEntry: Sendable, Hashable {
     /// What the postings record; text fields only (string fields record `basic`, numeric fields `basic`).
     public var record: IndexRecordOption
 
+    /// A field entry; `tokenizer` and `record` apply to text fields only.
     public init(
         name: String, type: FieldType, stored: Bool = true, indexed: Bool = true, fast: Bool = false,
-        tokenizer: String = "default", record: IndexRecordOption = .position
+        tokenizer: Analyzer = .default, record: IndexRecordOption = .position
     ) {
         self.name = name
         self.type = type
         self.stored = stored
         self.indexed = indexed
         self.fast = fast
-        self.tokenizer = type == .text ? tokenizer : "raw"
+        self.tokenizer = type == .text ? tokenizer.name : "raw"
         self.record = type == .text ? record : .basic
     }
 }
@@ -68,6 +69,8 @@ public struct Schema: Sendable, Hashable {
     public let idField: String?
 
     package let fieldIndex: [String: Int]
+    /// Why the schema is not valid, for one `SchemaBuilder.build()` could not throw; an index refuses it.
+    package let problem: IndexError?
 
     package init(fields: [FieldEntry], defaultFields: [String], idField: String?) throws(IndexError) {
         var index: [String: Int] = [:]
@@ -99,6 +102,28 @@ public struct Schema: Sendable, Hashable {
         self.defaultFields = defaultFields
         self.idField = idField
         self.fieldIndex = index
+        self.problem = nil
+    }
+
+    /// A schema that failed validation with `problem`, kept so the index made from it can throw the error.
+    package init(invalid fields: [FieldEntry], problem: IndexError) {
+        self.fields = fields
+        self.defaultFields = []
+        self.idField = nil
+        self.fieldIndex = Dictionary(fields.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.problem = problem
+    }
+
+    /// The fields unqualified query words search when a search names none: the declared default fields, or, when
+    /// the schema declares none, every indexed text field (as the Tantivy-for-Swift bindings do).
+    package var searchedByDefault: [String] {
+        defaultFields.isEmpty ? fields.filter { $0.indexed && $0.type == .text }.map(\.name) : defaultFields
+    }
+
+    /// Throws the error a `SchemaBuilder.build()` could not throw, if any.
+    package func validated() throws(IndexError) -> Schema {
+        if let problem { throw problem }
+        return self
     }
 
     /// The entry of the field called `name`, if any.
@@ -113,10 +138,12 @@ public struct Schema: Sendable, Hashable {
         }
     }
 
+    /// Schemas are equal when their fields, default fields and id field are.
     public static func == (a: Schema, b: Schema) -> Bool {
         a.fields == b.fields && a.defaultFields == b.defaultFields && a.idField == b.idField
     }
 
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(fields)
         hasher.combine(defaultFields)
@@ -125,26 +152,50 @@ public struct Schema: Sendable, Hashable {
 }
 
 /// Builds a `Schema` field by field, in the shape of the Tantivy-for-Swift bindings: call the `add…Field`
-/// methods one by one or chain them, then `build`.
+/// methods one by one or chain them, then `build()`.
+///
+/// ```swift
+/// let schema = SchemaBuilder()
+///     .addTextField("title", stored: true, tokenizer: .english)
+///     .addU64Field("year", stored: true, fast: true)
+///     .build()
+/// ```
 public final class SchemaBuilder {
     private var fields: [FieldEntry] = []
 
+    /// An empty builder.
     public init() {}
 
-    /// A tokenized text field.
+    /// A tokenized full-text field, in the bindings' argument order.
+    /// - Parameters:
+    ///   - stored: return its values with hits.
+    ///   - indexed: make it searchable.
+    ///   - tokenizer: how its text becomes terms (`.default`, `.english`, `.raw`, `.lowercase`, `.whitespace`, or
+    ///     a registered name).
+    ///   - indexing: what the postings record; `.position` (the default) is needed for phrase queries.
+    ///   - fast: also keep it in a column (needs the `.raw` or `.lowercase` tokenizer).
     @discardableResult
     public func addTextField(
-        _ name: String, stored: Bool = false, indexed: Bool = true, fast: Bool = false,
-        tokenizer: String = "default", record: IndexRecordOption = .position
+        _ name: String, stored: Bool = false, indexed: Bool = true, tokenizer: Analyzer = .default,
+        indexing: IndexRecordOption = .position, fast: Bool = false
     ) -> Self {
         fields.append(
             FieldEntry(
                 name: name, type: .text, stored: stored, indexed: indexed, fast: fast, tokenizer: tokenizer,
-                record: record))
+                record: indexing))
         return self
     }
 
-    /// An untokenized keyword field: each value is one token.
+    /// A tokenized full-text field, with Loupe's (and `FieldEntry`'s) spelling of the postings option, `record:`.
+    @discardableResult
+    public func addTextField(
+        _ name: String, stored: Bool = false, indexed: Bool = true, fast: Bool = false, tokenizer: Analyzer = .default,
+        record: IndexRecordOption
+    ) -> Self {
+        addTextField(name, stored: stored, indexed: indexed, tokenizer: tokenizer, indexing: record, fast: fast)
+    }
+
+    /// An untokenized keyword field: each value is one token (ids, tags, exact matches).
     @discardableResult
     public func addStringField(_ name: String, stored: Bool = false, indexed: Bool = true, fast: Bool = false)
         -> Self
@@ -152,6 +203,7 @@ public final class SchemaBuilder {
         add(name, .string, stored, indexed, fast)
     }
 
+    /// An unsigned 64-bit integer field.
     @discardableResult
     public func addU64Field(_ name: String, stored: Bool = false, indexed: Bool = true, fast: Bool = false)
         -> Self
@@ -159,6 +211,7 @@ public final class SchemaBuilder {
         add(name, .u64, stored, indexed, fast)
     }
 
+    /// A signed 64-bit integer field.
     @discardableResult
     public func addI64Field(_ name: String, stored: Bool = false, indexed: Bool = true, fast: Bool = false)
         -> Self
@@ -166,6 +219,7 @@ public final class SchemaBuilder {
         add(name, .i64, stored, indexed, fast)
     }
 
+    /// A 64-bit floating-point field.
     @discardableResult
     public func addF64Field(_ name: String, stored: Bool = false, indexed: Bool = true, fast: Bool = false)
         -> Self
@@ -173,6 +227,7 @@ public final class SchemaBuilder {
         add(name, .f64, stored, indexed, fast)
     }
 
+    /// A Boolean field.
     @discardableResult
     public func addBoolField(_ name: String, stored: Bool = false, indexed: Bool = true, fast: Bool = false)
         -> Self
@@ -180,6 +235,7 @@ public final class SchemaBuilder {
         add(name, .bool, stored, indexed, fast)
     }
 
+    /// A date field: RFC 3339 text in JSON, `Date` in Swift, kept at microsecond precision.
     @discardableResult
     public func addDateField(_ name: String, stored: Bool = false, indexed: Bool = true, fast: Bool = false)
         -> Self
@@ -187,10 +243,30 @@ public final class SchemaBuilder {
         add(name, .date, stored, indexed, fast)
     }
 
-    /// The schema; throws on duplicate names or unknown default / id fields.
-    /// - Throws: `IndexError` with code `.invalidArgument`.
-    public func build(defaultFields: [String] = [], idField: String? = nil) throws(IndexError) -> Schema {
+    /// The schema, as the bindings build it: unqualified query words search every indexed text field.
+    ///
+    /// It does not throw, so that `SchemaBuilder()….build()` reads as in the bindings: a schema that is not valid
+    /// (a name declared twice, a bad name, a fast text field with a tokenizer other than raw or lowercase) is
+    /// reported by the `Index` (or `SearchCollection`) made from it, with the same `.invalidArgument` error
+    /// `build(defaultFields:idField:)` throws at once.
+    public func build() -> Schema {
+        do {
+            return try Schema(fields: fields, defaultFields: [], idField: nil)
+        } catch {
+            return Schema(invalid: fields, problem: error)
+        }
+    }
+
+    /// The schema, with the fields that unqualified query words search and the field that identifies a document.
+    /// - Throws: `IndexError` `.invalidArgument` on duplicate or bad names and unknown default or id fields.
+    public func build(defaultFields: [String], idField: String? = nil) throws(IndexError) -> Schema {
         try Schema(fields: fields, defaultFields: defaultFields, idField: idField)
+    }
+
+    /// The schema with an id field, every indexed text field searched by default.
+    /// - Throws: `IndexError` `.invalidArgument` on duplicate or bad names and an unknown id field.
+    public func build(idField: String) throws(IndexError) -> Schema {
+        try Schema(fields: fields, defaultFields: [], idField: idField)
     }
 
     private func add(_ name: String, _ type: FieldType, _ stored: Bool, _ indexed: Bool, _ fast: Bool) -> Self {

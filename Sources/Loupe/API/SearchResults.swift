@@ -75,20 +75,24 @@ public struct StoredDocument: Sendable, Hashable {
         return nil
     }
 
+    /// The first value of a bool field.
     public func bool(_ field: String) -> Bool? {
         for v in self[field] { if case .bool(let b) = v { return b } }
         return nil
     }
 
+    /// The first value of a date field.
     public func date(_ field: String) -> Date? {
         for v in self[field] { if case .date(let d) = v { return d } }
         return nil
     }
 
+    /// Documents are equal when they hold the same values.
     public static func == (a: Self, b: Self) -> Bool {
         a.entries.elementsEqual(b.entries) { $0.name == $1.name && $0.values == $1.values }
     }
 
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         for e in entries {
             hasher.combine(e.name)
@@ -97,9 +101,11 @@ public struct StoredDocument: Sendable, Hashable {
     }
 }
 
-/// One search result.
+/// One search result: its score and stored fields, read through the same typed accessors as `StoredDocument`
+/// (`hit.string("title")`, `hit.int("year")`, `hit["tags"]`).
 public struct SearchHit: Sendable, Hashable {
-    /// BM25 score (summed over clauses and fields), as tantivy computes it.
+    /// BM25 score (summed over clauses and fields), as tantivy computes it; the real score on field-sorted hits
+    /// too, and 0 for a fetch without scoring (`Index.get`).
     public let score: Float
     /// The hit's stored fields.
     public let document: StoredDocument
@@ -129,10 +135,33 @@ public struct SearchHit: Sendable, Hashable {
         return highlighter.snippet(field: field, texts: texts, maxChars: max(1, maxChars))
     }
 
+    /// Every stored value of `field` (empty when none).
+    public subscript(field: String) -> [FieldValue] { document[field] }
+
+    /// The first value of a text or string field.
+    public func string(_ field: String) -> String? { document.string(field) }
+
+    /// The first value of an i64 field (or a u64 that fits).
+    public func int(_ field: String) -> Int64? { document.int(field) }
+
+    /// The first value of a u64 field (or a non-negative i64), exact over the whole u64 range.
+    public func uint(_ field: String) -> UInt64? { document.uint(field) }
+
+    /// The first value of an f64 field (integers convert).
+    public func double(_ field: String) -> Double? { document.double(field) }
+
+    /// The first value of a bool field.
+    public func bool(_ field: String) -> Bool? { document.bool(field) }
+
+    /// The first value of a date field.
+    public func date(_ field: String) -> Date? { document.date(field) }
+
+    /// Hits are equal when their scores, documents and sort values are.
     public static func == (a: SearchHit, b: SearchHit) -> Bool {
         a.score == b.score && a.document == b.document && a.sortValue == b.sortValue
     }
 
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(score)
         hasher.combine(document)
@@ -140,21 +169,31 @@ public struct SearchHit: Sendable, Hashable {
     }
 }
 
-/// The hits of one page and the number of matching documents.
-public struct SearchResults: Sendable, Hashable {
-    /// Documents matching the query, whatever the page: exact when `countIsExact`, otherwise a lower bound (the
-    /// search stopped counting once its `CountPolicy` was met).
-    public let count: Int
-    /// Whether `count` is every match (see `CountPolicy`).
-    public let countIsExact: Bool
+/// The hits of one page, best first, and the number of matching documents: a random-access collection of
+/// `SearchHit`, so `for hit in try index.search("sea whale")` reads as with the bindings' `[SearchHit]`.
+///
+/// `count` (as for any collection) is the number of hits on this page; `totalCount` is the number of matches.
+public struct SearchResults: Sendable, Hashable, RandomAccessCollection {
+    /// Documents matching the query, whatever the page: exact when `isTotalCountExact`, otherwise a lower bound
+    /// (the search stopped counting once its `CountPolicy` was met).
+    public let totalCount: Int
+    /// Whether `totalCount` is every match (see `CountPolicy`).
+    public let isTotalCountExact: Bool
     /// The page of hits, best first.
     public let hits: [SearchHit]
 
-    package init(count: Int, countIsExact: Bool = true, hits: [SearchHit]) {
-        self.count = count
-        self.countIsExact = countIsExact
+    package init(totalCount: Int, isTotalCountExact: Bool = true, hits: [SearchHit]) {
+        self.totalCount = totalCount
+        self.isTotalCountExact = isTotalCountExact
         self.hits = hits
     }
+
+    /// The position of the first hit (0).
+    public var startIndex: Int { hits.startIndex }
+    /// The position after the last hit.
+    public var endIndex: Int { hits.endIndex }
+    /// The hit at `position`.
+    public subscript(position: Int) -> SearchHit { hits[position] }
 }
 
 /// How many of a search's matches are counted.
@@ -163,13 +202,13 @@ public struct SearchResults: Sendable, Hashable {
 /// at most of them: a search that need not count skips the postings blocks, and the parts of a disjunction, that
 /// cannot reach its top hits (block-max pruning and MaxScore). The hits are the same either way.
 public enum CountPolicy: Sendable, Hashable {
-    /// Every match is counted: `SearchResults.count` is exact, and nothing is skipped (except what a count known
+    /// Every match is counted: `SearchResults.totalCount` is exact, and nothing is skipped (except what a count known
     /// in advance, such as a single term's document frequency, makes unnecessary).
     case exact
-    /// Matches are counted exactly up to `n`; past that, only the best hits are sought and `count` is a lower bound
-    /// (`countIsExact` false): Lucene's `totalHitsThreshold`. The default, `.atLeast(1_000)`, is Lucene's too.
+    /// Matches are counted exactly up to `n`; past that, only the best hits are sought and `totalCount` is a lower bound
+    /// (`isTotalCountExact` false): Lucene's `totalHitsThreshold`. The default, `.atLeast(1_000)`, is Lucene's too.
     case atLeast(Int)
-    /// No count is needed: the hits are found as cheaply as possible and `count` is only a lower bound.
+    /// No count is needed: the hits are found as cheaply as possible and `totalCount` is only a lower bound.
     case hitsOnly
 
     /// `.atLeast(1_000)`: exact for most searches, "at least 1,000" for broad ones, which then run pruned.

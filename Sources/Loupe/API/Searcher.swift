@@ -52,7 +52,7 @@ public final class Searcher: Sendable {
             for entry in top.sorted().dropFirst(offset) {
                 hits.append(SearchHit(score: entry.score, document: try document(entry.address), highlighter: highlighter))
             }
-            return SearchResults(count: top.count, countIsExact: top.countIsExact, hits: hits)
+            return SearchResults(totalCount: top.count, isTotalCountExact: top.countIsExact, hits: hits)
         case .ascending(let field), .descending(let field):
             let sort = try FieldSort(schema: schema, field: field, descending: orderBy != .ascending(field))
             var top = sort.collector(k: k)
@@ -64,7 +64,7 @@ public final class Searcher: Sendable {
                         score: entry.score, document: try document(entry.address), sortValue: sort.fieldValue(of: entry),
                         highlighter: highlighter))
             }
-            return SearchResults(count: top.count, hits: hits)
+            return SearchResults(totalCount: top.count, hits: hits)
         }
     }
 
@@ -95,23 +95,51 @@ public final class Searcher: Sendable {
         return counter.count
     }
 
+    /// Searches with a query string (tantivy syntax, see `parseQuery`): the best `limit` hits after skipping
+    /// `offset`, and the number of matches.
+    ///
+    /// - Parameters:
+    ///   - fields: the fields unqualified words search; empty (the default) means the schema's default fields,
+    ///     or every indexed text field when it declares none.
+    ///   - options: AND by default, lenient parsing.
+    /// - Throws: `IndexError` `.invalidQuery` with the byte offset of a syntax error, and what `search(_ query:)`
+    ///   throws.
+    public func search(
+        _ text: String, limit: Int = 10, offset: Int = 0, fields: [String] = [], orderBy: SearchOrder = .relevance,
+        boosts: [String: Float] = [:], counting: CountPolicy = .standard, options: QueryParserOptions = .init()
+    ) throws(IndexError) -> SearchResults {
+        try search(
+            parseQuery(text, defaultFields: fields, options: options), limit: limit, offset: offset, orderBy: orderBy,
+            boosts: boosts, counting: counting)
+    }
+
+    /// The number of documents matching a query string, without scoring (see `search(_ text:)` for `fields`).
+    public func count(_ text: String, fields: [String] = [], options: QueryParserOptions = .init()) throws(IndexError)
+        -> Int
+    {
+        try count(parseQuery(text, defaultFields: fields, options: options))
+    }
+
     /// Parses a query string (tantivy syntax plus fuzzy, prefix and wildcard words; see Docs/QUERY-SYNTAX.md)
-    /// over `defaultFields` (the schema's when nil).
+    /// whose unqualified words search `defaultFields`; nil or empty means the schema's default fields, or every
+    /// indexed text field when the schema declares none.
     /// - Throws: `IndexError` `.invalidQuery` with the byte offset of the problem (never in lenient mode).
     public func parseQuery(
         _ text: String, defaultFields: [String]? = nil, options: QueryParserOptions = .init()
     ) throws(IndexError) -> Query {
-        try QueryStringCompiler(
-            schema: schema, analyzers: analyzers, defaultFields: defaultFields ?? schema.defaultFields, options: options
-        ).compile(text)
+        let fields = defaultFields.flatMap { $0.isEmpty ? nil : $0 } ?? schema.searchedByDefault
+        return try QueryStringCompiler(schema: schema, analyzers: analyzers, defaultFields: fields, options: options)
+            .compile(text)
     }
 
     /// Documents like the one whose `idField` holds `id`: a more-like-this query over the stored text of
     /// `fields` (every stored text field when empty), the source document excluded.
     /// - Throws: `IndexError` `.notFound` when no document has that id; `.invalidQuery` for unknown fields.
     public func moreLikeThis(
-        idField: String, id: FieldValue, fields: [String] = [], limit: Int = 10, options: MoreLikeThisOptions = .init()
+        idField: String, id: some FieldValueConvertible, fields: [String] = [], limit: Int = 10,
+        options: MoreLikeThisOptions = .init()
     ) throws(IndexError) -> SearchResults {
+        let id = id.fieldValue
         let source = Query.term(field: idField, value: id)
         let found = try search(source, limit: 1, counting: .hitsOnly)
         guard let hit = found.hits.first else {
@@ -126,7 +154,7 @@ public final class Searcher: Sendable {
             }.joined(separator: "\n")
             if !text.isEmpty { likes.append(.moreLikeThis(field: name, text: text, options: options)) }
         }
-        guard !likes.isEmpty else { return SearchResults(count: 0, hits: []) }
+        guard !likes.isEmpty else { return SearchResults(totalCount: 0, hits: []) }
         return try search(Query.anyOf(likes).excluding(source), limit: limit)
     }
 

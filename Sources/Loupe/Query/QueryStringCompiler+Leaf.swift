@@ -133,7 +133,7 @@ struct LeafLowering {
 
     // MARK: Analysis
 
-    private func analyzer() throws(IndexError) -> Analyzer {
+    private func analyzer() throws(IndexError) -> TextAnalyzer {
         guard let analyzer = analyzers.analyzer(named: entry.tokenizer) else {
             throw IndexError(.invalidQuery, "field '\(entry.name)' uses unknown tokenizer '\(entry.tokenizer)'", context: context)
         }

@@ -206,7 +206,7 @@ package struct WeightBuilder {
     func boost(_ field: Int) -> Float { fieldBoosts[field] ?? 1 }
 
     /// The analyzer of a text field.
-    func analyzer(_ entry: FieldEntry) throws(IndexError) -> Analyzer {
+    func analyzer(_ entry: FieldEntry) throws(IndexError) -> TextAnalyzer {
         guard let analyzer = searcher.analyzers.analyzer(named: entry.tokenizer) else {
             throw IndexError(.invalidQuery, "field '\(entry.name)' uses unknown tokenizer '\(entry.tokenizer)'", context: .init(field: entry.name))
         }

@@ -71,7 +71,7 @@ extension Schema {
             record = option
         }
         return FieldEntry(
-            name: name, type: type, stored: stored, indexed: indexed, fast: fast, tokenizer: tokenizer, record: record)
+            name: name, type: type, stored: stored, indexed: indexed, fast: fast, tokenizer: Analyzer(tokenizer), record: record)
     }
 
     /// The schema in the documented JSON shape (what `meta.json` stores and `idx` reads back).

@@ -17,7 +17,7 @@ import TestSupport
         .build()
 
     static let index: Index = {
-        let index = Index.inMemory(schema: schema)
+        let index = try! Index.inMemory(schema: schema)
         let writer = try! index.writer()
         for i in 0..<300 {
             try! writer.addDocument([

@@ -81,7 +81,7 @@ import TestSupport
             .addStringField("tag", fast: true)
             .addStringField("only", fast: true)
             .build()
-        let index = Index.inMemory(schema: schema)
+        let index = try Index.inMemory(schema: schema)
         let writer = try index.writer()
         writer.mergePolicy = .never
         let batches: [[(String, [String], String?)]] = [

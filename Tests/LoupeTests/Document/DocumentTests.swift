@@ -17,7 +17,7 @@ import TestSupport
         .build(defaultFields: ["title"], idField: "id")
 
     private func expectInvalid(_ json: String, field: String?, offset: Int? = nil) throws {
-        let index = Index.inMemory(schema: Self.schema)
+        let index = try Index.inMemory(schema: Self.schema)
         let writer = try index.writer()
         do {
             try writer.addJSON(json)
@@ -42,7 +42,7 @@ import TestSupport
     }
 
     @Test func aRejectedDocumentLeavesCommittedDataAlone() throws {
-        let index = Index.inMemory(schema: Self.schema)
+        let index = try Index.inMemory(schema: Self.schema)
         let writer = try index.writer()
         try writer.addJSON(#"{"id": "a", "title": "kept"}"#)
         try writer.commitAndReload()
@@ -53,7 +53,7 @@ import TestSupport
     }
 
     @Test func storedValuesComeBackTyped() throws {
-        let index = Index.inMemory(schema: Self.schema)
+        let index = try Index.inMemory(schema: Self.schema)
         let writer = try index.writer()
         try writer.addJSON(
             #"{"id": "m1", "title": "Heat", "tags": ["crime", "drama"], "year": 1995, "rating": 8.3, "seen": true, "released": "1995-12-15T00:00:00Z", "delta": -7}"#
@@ -82,7 +82,7 @@ import TestSupport
 
     @Test func multiValuedTextKeepsValuesApartForPhrases() throws {
         let schema = try SchemaBuilder().addTextField("body", stored: true).build(defaultFields: ["body"])
-        let index = Index.inMemory(schema: schema)
+        let index = try Index.inMemory(schema: schema)
         let writer = try index.writer()
         try writer.addDocument(["body": ["new york", "city lights"]])
         try writer.commitAndReload()
@@ -95,8 +95,8 @@ import TestSupport
 
     @Test func customAnalyzersIndexAndParse() throws {
         let schema = try SchemaBuilder().addTextField("body", tokenizer: "folded").build(defaultFields: ["body"])
-        let index = Index.inMemory(schema: schema)
-        index.registerAnalyzer("folded", Analyzer(tokenizer: SimpleTokenizer(), filters: [LowerCaser(), AsciiFoldingFilter()]))
+        let index = try Index.inMemory(schema: schema)
+        index.registerAnalyzer("folded", TextAnalyzer(tokenizer: SimpleTokenizer(), filters: [LowerCaser(), AsciiFoldingFilter()]))
         let writer = try index.writer()
         try writer.addDocument(["body": "Crème Brûlée"])
         try writer.commitAndReload()

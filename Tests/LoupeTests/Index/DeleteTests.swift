@@ -33,7 +33,7 @@ import TestSupport
         #expect(try index.count(.term("body", "red")) == 1, "a term count skips deleted documents")
         #expect(try index.count(index.parseQuery("red OR green")) == 2)
         #expect(try index.count(.range("version", 1...1)) == 2)
-        #expect(try index.search(.matchAll, orderBy: .ascending("version")).count == 2)
+        #expect(try index.search(.matchAll, orderBy: .ascending("version")).totalCount == 2)
         #expect(index.documentCount == 2)
         let stats = index.stats()
         #expect(stats.documentCount == 2 && stats.deletedCount == 1 && stats.maxDoc == 3 && stats.segmentCount == 1)
@@ -45,7 +45,7 @@ import TestSupport
     }
 
     @Test func deletesApplyOnlyToDocumentsAddedBeforeThem() throws {
-        let index = Index.inMemory(schema: try Self.schema())
+        let index = try Index.inMemory(schema: try Self.schema())
         let writer = try index.writer()
         try writer.addDocument(Self.doc("a", "first", version: 1))
         try writer.deleteDocuments(field: "id", equals: "a")
@@ -54,13 +54,13 @@ import TestSupport
         try writer.addDocument(Self.doc("x", "added after its delete"))
         try writer.commitAndReload()
         let hits = try index.search(.term("id", "a"))
-        #expect(hits.count == 1)
+        #expect(hits.totalCount == 1)
         #expect(hits.hits.first?.document.uint("version") == 2)
         #expect(try Self.ids(index) == ["a", "x"])
     }
 
     @Test func deleteAllDropsEverySegmentAndRollbackForgetsDeletes() throws {
-        let index = Index.inMemory(schema: try Self.schema())
+        let index = try Index.inMemory(schema: try Self.schema())
         let writer = try index.writer()
         for i in 0..<5 {
             try writer.addDocument(Self.doc("d\(i)", "word"))
@@ -80,7 +80,7 @@ import TestSupport
     }
 
     @Test func upsertReplacesAndGetFetches() throws {
-        let index = Index.inMemory(schema: try Self.schema())
+        let index = try Index.inMemory(schema: try Self.schema())
         try index.upsert(Self.doc("a", "one", version: 1), idField: "id")
         try index.upsert(Self.doc("b", "two", version: 1), idField: "id")
         try index.upsert(Self.doc("a", "three", version: 2), idField: "id")
@@ -123,7 +123,7 @@ import TestSupport
     @Test(arguments: 0..<6 as Range<UInt64>)
     func randomUpdatesAgreeWithAModel(seed: UInt64) throws {
         var rng = SplitMix64(seed: seed)
-        let index = Index.inMemory(schema: try Self.schema())
+        let index = try Index.inMemory(schema: try Self.schema())
         let writer = try index.writer()
         var committed: [String: (body: String, version: Int64)] = [:]
         var pending = committed

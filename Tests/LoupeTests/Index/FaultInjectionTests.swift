@@ -35,7 +35,7 @@ final class FaultyDirectory: Directory, Sendable {
         let writer = try index.writer()
         writer.mergePolicy = .never
         for i in 0..<4 {
-            try writer.addDocument(["id": .init(.text("d\(i)")), "body": "text"])
+            try writer.addDocument(["id": DocumentValue(.text("d\(i)")), "body": "text"])
             try writer.commit()
         }
         writer.mergePolicy = MergePolicy(mergeFactor: 2)

@@ -69,7 +69,7 @@ import TestSupport
     }
 
     @Test func inMemoryIndexLocksToo() throws {
-        let index = Index.inMemory(schema: Self.schema)
+        let index = try Index.inMemory(schema: Self.schema)
         let writer = try index.writer()
         #expect(throws: IndexError.self) { try index.writer() }
         try writer.addDocument(doc(1))
@@ -169,7 +169,7 @@ import TestSupport
     }
 
     @Test func searchersAreSnapshotsSharedAcrossThreads() async throws {
-        let index = Index.inMemory(schema: Self.schema)
+        let index = try Index.inMemory(schema: Self.schema)
         let writer = try index.writer()
         for i in 0..<200 { try writer.addDocument(doc(i)) }
         try writer.commitAndReload()

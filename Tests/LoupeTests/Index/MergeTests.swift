@@ -19,7 +19,7 @@ import TestSupport
     /// Several segments of random documents, committed with merges off.
     static func fragmented(seed: UInt64, documents: Int, commits: Int) throws -> (Index, IndexWriter) {
         var rng = SplitMix64(seed: seed)
-        let index = Index.inMemory(schema: try schema())
+        let index = try Index.inMemory(schema: try schema())
         let writer = try index.writer()
         writer.mergePolicy = .never
         for i in 0..<documents {

@@ -37,7 +37,7 @@ import Testing
         let copy = try fixtureCopy()
         let old = try Index(path: copy.path)
         #expect(try versions(old, at: copy.path) == [1])
-        let fresh = Index.inMemory(schema: MoviesFixture.schema)
+        let fresh = try Index.inMemory(schema: MoviesFixture.schema)
         let writer = try fresh.writer()
         for line in MoviesFixture.lines.prefix(300) { try writer.addJSON(line) }
         try writer.commitAndReload()

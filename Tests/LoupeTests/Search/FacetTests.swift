@@ -34,7 +34,7 @@ import TestSupport
         .addStringField("tag", fast: true)
         .addStringField("kind", stored: true, fast: true)
         .addStringField("code", stored: true, indexed: false, fast: true)
-        .addTextField("name", stored: true, fast: true, tokenizer: "lowercase")
+        .addTextField("name", stored: true, tokenizer: "lowercase", fast: true)
         .addI64Field("n", stored: true, fast: true)
         .build()
 
@@ -135,7 +135,7 @@ import TestSupport
     }
 
     @Test func termCountsErrorsNameTheField() throws {
-        let index = Index.inMemory(schema: Self.schema)
+        let index = try Index.inMemory(schema: Self.schema)
         #expect { try index.termCounts("body") } throws: { ($0 as? IndexError)?.context.field == "body" }
         #expect { try index.termCounts("nope") } throws: { ($0 as? IndexError)?.context.field == "nope" }
         #expect(throws: IndexError.self) { try index.termCounts("tag", limit: -1) }

@@ -9,9 +9,9 @@ import Testing
 
     static let index: Index = {
         let schema = try! SchemaBuilder().addTextField("t", stored: true).build(defaultFields: ["t"])
-        let index = Index.inMemory(schema: schema)
+        let index = try! Index.inMemory(schema: schema)
         let writer = try! index.writer()
-        for text in docs { try! writer.addDocument(["t": .init(.text(text))]) }
+        for text in docs { try! writer.addDocument(["t": DocumentValue(.text(text))]) }
         try! writer.commitAndReload()
         return index
     }()

@@ -58,7 +58,7 @@ import TestSupport
     @Test(arguments: 0..<8 as Range<UInt64>)
     func prunedTopKEqualsExhaustive(seed: UInt64) throws {
         var rng = SplitMix64(seed: seed)
-        let index = Index.inMemory(schema: Self.schema)
+        let index = try Index.inMemory(schema: Self.schema)
         let writer = try index.writer()
         let docCount = Int.random(in: 800...3000, using: &rng)
         for i in 0..<docCount {
@@ -82,19 +82,19 @@ import TestSupport
             let exact = try index.search(query, limit: k, counting: .exact)
             let truth = try index.count(query)
             var problems: [String] = []
-            if !exact.countIsExact || exact.count != truth { problems.append("exact count \(exact.count), truth \(truth)") }
+            if !exact.isTotalCountExact || exact.totalCount != truth { problems.append("exact count \(exact.totalCount), truth \(truth)") }
             let pruned = try index.search(query, limit: k, counting: .hitsOnly)
             if Self.summary(pruned) != Self.summary(exact) {
                 problems.append("hits only: \(Self.summary(pruned)) vs \(Self.summary(exact))")
             }
-            if pruned.count > truth { problems.append("hits-only count \(pruned.count) above \(truth)") }
+            if pruned.totalCount > truth { problems.append("hits-only count \(pruned.totalCount) above \(truth)") }
             let n = Int.random(in: 0...200, using: &rng)
             let bounded = try index.search(query, limit: k, counting: .atLeast(n))
             if Self.summary(bounded) != Self.summary(exact) {
                 problems.append("at least \(n): \(Self.summary(bounded)) vs \(Self.summary(exact))")
             }
-            if bounded.countIsExact ? bounded.count != truth : bounded.count < n || bounded.count > truth {
-                problems.append("at least \(n): count \(bounded.count) (exact \(bounded.countIsExact)), truth \(truth)")
+            if bounded.isTotalCountExact ? bounded.totalCount != truth : bounded.totalCount < n || bounded.totalCount > truth {
+                problems.append("at least \(n): count \(bounded.totalCount) (exact \(bounded.isTotalCountExact)), truth \(truth)")
             }
             if !problems.isEmpty { Issue.record("seed \(seed), k \(k): \(query)\n  \(problems.joined(separator: "\n  "))") }
         }

@@ -82,7 +82,7 @@ import TestSupport
                 let matches = try corpus.reference.search(query)
                 let page = Array(corpus.reference.ordered(matches, by: order).dropFirst(offset).prefix(limit))
                 let results = try corpus.index.search(query, limit: limit, offset: offset, orderBy: order)
-                #expect(results.count == matches.count, "\(context)")
+                #expect(results.totalCount == matches.count, "\(context)")
                 #expect(results.hits.map(Corpus.ordinal) == page, "\(context)")
             } catch {
                 Issue.record("\(context): \(error)")
@@ -115,7 +115,7 @@ extension QueryLanguageReferenceTests {
 
         init(_ rng: inout SplitMix64) throws {
             let schema = QueryLanguageReferenceTests.schema
-            index = Index.inMemory(schema: schema)
+            index = try Index.inMemory(schema: schema)
             let writer = try index.writer()
             var reference = ReferenceIndex(schema: schema)
             for i in 0..<Int.random(in: 30...200, using: &rng) {
@@ -165,7 +165,7 @@ extension QueryLanguageReferenceTests {
             var problems: [String] = []
             let all = try index.search(query, limit: documentCount, boosts: boosts)
             let counted = try index.count(query)
-            if all.count != expected.count { problems.append("search counted \(all.count), expected \(expected.count)") }
+            if all.totalCount != expected.count { problems.append("search counted \(all.totalCount), expected \(expected.count)") }
             if counted != expected.count { problems.append("count gave \(counted), expected \(expected.count)") }
             let got = Dictionary(all.hits.map { (Self.ordinal($0), Double($0.score)) }) { a, _ in a }
             let extra = got.keys.filter { expected[$0] == nil }.sorted()

@@ -10,7 +10,7 @@ import TestSupport
             .addStringField("tag")
             .addU64Field("year", fast: true)
             .build(defaultFields: ["title", "body"])
-        let index = Index.inMemory(schema: schema)
+        let index = try! Index.inMemory(schema: schema)
         let writer = try! index.writer()
         try! writer.addDocument(["title": "The Dark Knight", "body": "batman fights crime", "tag": "Action", "year": 2008])
         try! writer.addDocument(["title": "Knight and Day", "body": "a spy comedy", "tag": "Comedy", "year": 2010])

@@ -18,7 +18,7 @@ import TestSupport
     @Test(arguments: 0..<6 as Range<UInt64>)
     func rangeCountsAgreeWithBruteForce(seed: UInt64) throws {
         var rng = SplitMix64(seed: seed)
-        let index = Index.inMemory(schema: Self.schema)
+        let index = try Index.inMemory(schema: Self.schema)
         let writer = try index.writer()
         var rows: [(every: UInt64, some: UInt64?, slow: Int64, many: [UInt64], tag: String)] = []
         for i in 0..<Int.random(in: 300...2_500, using: &rng) {
@@ -57,7 +57,7 @@ import TestSupport
                     let truth = rows.indices.filter { !deleted.contains($0) && holds($0) }.count
                     #expect(try index.count(query) == truth, "seed \(seed) pass \(pass): \(query)")
                     let exact = try index.search(query, limit: 5, counting: .exact)
-                    #expect(exact.count == truth && exact.countIsExact, "seed \(seed) pass \(pass): \(query)")
+                    #expect(exact.totalCount == truth && exact.isTotalCountExact, "seed \(seed) pass \(pass): \(query)")
                     let pruned = try index.search(query, limit: 5, counting: .hitsOnly)
                     #expect(pruned.hits.map { $0.document.string("id") } == exact.hits.map { $0.document.string("id") })
                 }

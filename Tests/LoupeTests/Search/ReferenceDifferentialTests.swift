@@ -50,7 +50,7 @@ import TestSupport
     @Test(arguments: 0..<6 as Range<UInt64>)
     func engineAgreesWithBruteForce(seed: UInt64) throws {
         var rng = SplitMix64(seed: seed)
-        let index = Index.inMemory(schema: Self.schema)
+        let index = try Index.inMemory(schema: Self.schema)
         let writer = try index.writer()
         var reference = ReferenceIndex(schema: Self.schema)
         let docCount = Int.random(in: 50...900, using: &rng)
@@ -70,7 +70,7 @@ import TestSupport
             let results = try index.search(query, limit: docCount)
             // One issue per query, listing every problem, so a wrong query reads as one failure.
             var problems: [String] = []
-            if results.count != expected.count { problems.append("search counted \(results.count), expected \(expected.count)") }
+            if results.totalCount != expected.count { problems.append("search counted \(results.totalCount), expected \(expected.count)") }
             let counted = try index.count(query)
             if counted != expected.count { problems.append("count gave \(counted), expected \(expected.count)") }
             for hit in results.hits {

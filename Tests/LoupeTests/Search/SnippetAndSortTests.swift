@@ -11,7 +11,7 @@ import Testing
             .addU64Field("year", stored: true, fast: true)
             .addF64Field("rating", fast: true)
             .build(defaultFields: ["title", "plot"], idField: "id")
-        let index = Index.inMemory(schema: schema)
+        let index = try! Index.inMemory(schema: schema)
         let writer = try! index.writer()
         let films: [(String, String, String, Int64, Double?)] = [
             ("heat", "Heat", "A group of professional bank robbers feels the heat from the police after a botched job.", 1995, 8.3),
@@ -71,7 +71,7 @@ import Testing
         #expect(ascending.hits.first?.sortValue == .u64(1981))
         let page = try index.search(.matchAll, limit: 2, offset: 2, orderBy: .descending("year"))
         #expect(page.hits.compactMap { $0.document.string("id") } == ["ronin", "heat"])
-        #expect(page.count == 5)
+        #expect(page.totalCount == 5)
         let byRating = try index.search(.matchAll, limit: 10, orderBy: .descending("rating"))
         #expect(byRating.hits.last?.document.string("id") == "collateral", "documents without a value come last")
         #expect(byRating.hits.first?.sortValue == .f64(8.3))
@@ -88,7 +88,7 @@ import Testing
         let heatPlot = try #require(plainPlot.hits.first { $0.document.string("id") == "heat" }).score
         let heat = try #require(boosted.hits.first { $0.document.string("id") == "heat" })
         #expect(abs(heat.score - (3 * plainTitle + heatPlot)) < 1e-4)
-        #expect(plain.count == boosted.count)
+        #expect(plain.totalCount == boosted.totalCount)
         #expect(throws: IndexError.self) { try index.search(.matchAll, boosts: ["nope": 2]) }
     }
 

@@ -29,7 +29,7 @@ import TestSupport
     static func check(_ index: Index, _ query: Query, _ golden: Golden) throws {
         let exact = try index.search(query, limit: 10, counting: .exact)
         check(exact, golden)
-        #expect(exact.countIsExact)
+        #expect(exact.isTotalCountExact)
         let pruned = try index.search(query, limit: 10, counting: .hitsOnly)
         let summary = { (r: SearchResults) in r.hits.map { "\($0.document.string("id") ?? "?"):\($0.score)" } }
         #expect(summary(pruned) == summary(exact), "pruned top-10 of \(golden.query)")
@@ -38,7 +38,7 @@ import TestSupport
     /// Compares one result list with tantivy's. Scores must agree to 1e-5 relative; documents must agree except
     /// where tantivy's own scores tie (then the order among equals may be any, so compare as sets of score groups).
     static func check(_ results: SearchResults, _ golden: Golden) {
-        #expect(results.count == golden.count, "count of \(golden.query)")
+        #expect(results.totalCount == golden.count, "count of \(golden.query)")
         #expect(results.hits.count == golden.top.count, "hits of \(golden.query)")
         for (hit, expected) in zip(results.hits, golden.top) {
             let relative = abs(hit.score - expected.score) / max(abs(expected.score), 1e-6)
@@ -110,7 +110,7 @@ import TestSupport
         let query = try index.parseQuery("love story")
         let all = try index.search(query, limit: 30)
         let page = try index.search(query, limit: 10, offset: 10)
-        #expect(page.count == all.count)
+        #expect(page.totalCount == all.totalCount)
         #expect(page.hits == Array(all.hits[10..<20]))
     }
 }

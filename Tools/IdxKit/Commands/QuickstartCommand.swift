@@ -67,7 +67,7 @@ struct QuickstartCommand: Command {
             let results = try index.search(index.parseQuery(query), limit: 3)
             let elapsed = clock.now - start
             console.out.line(
-                "  \(results.count) match\(results.count == 1 ? "" : "es") in \(Format.milliseconds(elapsed))")
+                "  \(results.totalCount) match\(results.totalCount == 1 ? "" : "es") in \(Format.milliseconds(elapsed))")
             for (rank, hit) in results.hits.enumerated() {
                 console.out.line("  \(rank + 1). \(summary(of: hit.document, idField: index.schema.idField))")
             }

@@ -93,8 +93,8 @@ struct SearchCommand: Command {
             }
             console.out.line(
                 JSONText.object([
-                    ("query", JSONText.string(query)), ("count", String(results.count)),
-                    ("count_exact", results.countIsExact ? "true" : "false"), ("hits", JSONText.array(hits)),
+                    ("query", JSONText.string(query)), ("count", String(results.totalCount)),
+                    ("count_exact", results.isTotalCountExact ? "true" : "false"), ("hits", JSONText.array(hits)),
                 ]))
             return
         }
@@ -105,9 +105,9 @@ struct SearchCommand: Command {
             }
         }
         let shown = results.hits.isEmpty ? "" : ", showing \(offset + 1)–\(offset + results.hits.count)"
-        let count = results.countIsExact ? "\(results.count)" : "≥ \(results.count)"
+        let count = results.isTotalCountExact ? "\(results.totalCount)" : "≥ \(results.totalCount)"
         console.out.line(
-            "\(count) match\(results.count == 1 && results.countIsExact ? "" : "es")\(shown) (\(Format.milliseconds(elapsed)))")
+            "\(count) match\(results.totalCount == 1 && results.isTotalCountExact ? "" : "es")\(shown) (\(Format.milliseconds(elapsed)))")
     }
 
     private func parse(_ index: Index) throws(IndexError) -> Query {

@@ -3,7 +3,7 @@
 /// Build custom analyzers from any ``Tokenizer`` and ``TokenFilter`` values; the built-in ones (see
 /// ``AnalyzerRegistry/builtIn``) run fused, allocation-free loops instead of the generic buffer pipeline.
 /// Run an analyzer through an ``AnalysisSession`` on the hot path, or ``tokens(_:)`` to inspect it.
-public struct Analyzer: Sendable {
+public struct TextAnalyzer: Sendable {
     /// How the analyzer runs: one of the fused built-in loops, or the generic pipeline.
     enum Pipeline: Sendable {
         /// `SimpleTokenizer` → `RemoveLongFilter(40)` → `LowerCaser`, then the English stemmer if `stemmed`.
@@ -30,19 +30,19 @@ public struct Analyzer: Sendable {
     }
 
     /// tantivy's `default`: words, lowercased, tokens of 40 bytes or more dropped.
-    package static let standard = Analyzer(pipeline: .words(stemmed: false))
+    package static let standard = TextAnalyzer(pipeline: .words(stemmed: false))
 
     /// tantivy's `en_stem`: ``standard`` followed by the English stemmer.
-    package static let englishStem = Analyzer(pipeline: .words(stemmed: true))
+    package static let englishStem = TextAnalyzer(pipeline: .words(stemmed: true))
 
     /// tantivy's `raw`: the whole value as one term.
-    package static let raw = Analyzer(pipeline: .raw(lowercased: false))
+    package static let raw = TextAnalyzer(pipeline: .raw(lowercased: false))
 
     /// The whole value as one lowercased term (no tantivy equivalent by name).
-    package static let lowercase = Analyzer(pipeline: .raw(lowercased: true))
+    package static let lowercase = TextAnalyzer(pipeline: .raw(lowercased: true))
 
     /// tantivy's `whitespace`: runs between ASCII whitespace, unchanged.
-    package static let whitespace = Analyzer(pipeline: .whitespace)
+    package static let whitespace = TextAnalyzer(pipeline: .whitespace)
 
     /// The tokens of `text` with their positions and byte offsets, as tantivy's `TextAnalyzer` emits
     /// them (tokens over tantivy's indexing limit included). Allocates per token: for tests and tools.
