@@ -1,8 +1,11 @@
 /// One value of a field and the number of matching documents that hold it.
 public struct FacetCount: Sendable, Hashable {
+    /// The value (`.text` for string fields).
     public let value: FieldValue
+    /// How many matching documents hold it.
     public let count: Int
 
+    /// A value and its count, as `termCounts` returns them (and as tests compare them).
     public init(value: FieldValue, count: Int) {
         self.value = value
         self.count = count

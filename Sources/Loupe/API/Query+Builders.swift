@@ -117,7 +117,9 @@ extension Query {
         .boolean(queries.map { Clause(.should, $0) }, minimumShouldMatch: minimumShouldMatch)
     }
 
+    /// Documents matching both; scores add up.
     public static func && (a: Query, b: Query) -> Query { .allOf([a, b]) }
+    /// Documents matching either; scores of the matching ones add up.
     public static func || (a: Query, b: Query) -> Query { .anyOf([a, b]) }
 
     /// This query's matches minus those of `other`.

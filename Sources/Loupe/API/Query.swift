@@ -76,9 +76,12 @@ public indirect enum Query: Sendable, Hashable {
 
     /// One clause of a boolean query.
     public struct Clause: Sendable, Hashable {
+        /// How the clause takes part.
         public var occur: Occur
+        /// What it matches.
         public var query: Query
 
+        /// A clause.
         public init(_ occur: Occur, _ query: Query) {
             self.occur = occur
             self.query = query
@@ -101,6 +104,7 @@ public struct MoreLikeThisOptions: Sendable, Hashable {
     /// Terms longer than this (in characters) are ignored (0: no limit).
     public var maxWordLength: Int
 
+    /// Options with Lucene's defaults.
     public init(
         minTermFrequency: Int = 2, minDocFrequency: Int = 5, maxDocFrequency: Int? = nil, maxQueryTerms: Int = 25,
         minWordLength: Int = 0, maxWordLength: Int = 0
@@ -133,6 +137,7 @@ public struct QueryParserOptions: Sendable, Hashable {
     /// holding invalid values are dropped, and a query of only exclusions excludes from every document.
     public var lenient: Bool
 
+    /// OR by default and strict, as tantivy parses.
     public init(conjunctionByDefault: Bool = false, lenient: Bool = false) {
         self.conjunctionByDefault = conjunctionByDefault
         self.lenient = lenient

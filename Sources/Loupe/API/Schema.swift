@@ -4,7 +4,14 @@ public enum FieldType: String, Sendable, Hashable, CaseIterable {
     case text
     /// One untokenized token per value (a keyword, an id, a tag).
     case string
-    case u64, i64, f64, bool
+    /// Unsigned 64-bit integers.
+    case u64
+    /// Signed 64-bit integers.
+    case i64
+    /// 64-bit floating-point numbers.
+    case f64
+    /// Booleans.
+    case bool
     /// A point in time: RFC 3339 in JSON, `Date` in Swift; kept at microsecond precision.
     case date
 }
@@ -18,6 +25,7 @@ public enum IndexRecordOption: String, Sendable, Hashable, Comparable {
     /// Ids, frequencies and positions (enables phrase queries).
     case position
 
+    /// Orders by how much is recorded: basic < freq < position.
     public static func < (a: Self, b: Self) -> Bool {
         let order: [Self] = [.basic, .freq, .position]
         return order.firstIndex(of: a)! < order.firstIndex(of: b)!
@@ -26,7 +34,9 @@ public enum IndexRecordOption: String, Sendable, Hashable, Comparable {
 
 /// One field of a schema and its options.
 public struct FieldEntry: Sendable, Hashable {
+    /// The field's name, unique in its schema.
     public var name: String
+    /// The kind of values it holds.
     public var type: FieldType
     /// Kept in the document store and returned with hits.
     public var stored: Bool
