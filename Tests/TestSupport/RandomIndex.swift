@@ -27,7 +27,7 @@ public func randomIndex<Row>(
         }
     }
     try writer.commit()
-    if seed % 4 == 1 { try writer.merge(everything: true) }
+    if seed % 4 == 1 { try writer.merge() }
     writer.waitForMerges()
     try writer.commitAndReload()
     return (index, live)

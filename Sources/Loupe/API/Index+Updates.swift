@@ -1,21 +1,68 @@
-/// One-call updates and lookups: each update opens the writer, commits, waits for the merges it started and
-/// reloads, so it fails with `.writerLocked` while another writer is open (use that writer's methods instead).
+/// One-call updates and lookups. Each update runs on the writer this index has open, when its user holds one,
+/// so it works alongside that writer (its commit then also publishes the writer's pending documents and
+/// deletions); otherwise it opens a temporary writer for the call, which fails with `.writerLocked` while another
+/// `Index` or process holds the writer, and waits for the merges the commit started. Each update commits and
+/// reloads before returning.
 extension Index {
-    /// Deletes the documents matching `query`, commits and reloads; returns how many were deleted.
+    /// Adds `document`, commits and reloads.
+    /// - Throws: `IndexError` `.invalidDocument` naming the field, if the document does not fit the schema.
+    public func add(_ document: Document) throws(IndexError) {
+        try add(contentsOf: CollectionOfOne(document))
+    }
+
+    /// Adds `documents` in one commit, then reloads. Every document is checked against the schema before any is
+    /// added, so an invalid one adds none.
+    /// - Throws: `IndexError` `.invalidDocument` naming the field of the first document that does not fit.
+    public func add(contentsOf documents: some Sequence<Document>) throws(IndexError) {
+        let prepared = try documents.map { (document) throws(IndexError) in try schema.prepare(document) }
+        try withWriter { (writer) throws(IndexError) in
+            try writer.withEngine { (engine) throws(IndexError) in
+                for document in prepared { _ = try engine.add(document) }
+                _ = try engine.commitAndReload()
+            }
+        }
+    }
+
+    /// Runs `body` with the writer, then commits and reloads; returns what `body` returns. When `body` throws,
+    /// the writer rolls back and nothing is committed. On the writer this index has open, the rollback also
+    /// drops the changes it had not committed before the call.
+    ///
+    /// ```swift
+    /// try index.write { writer in try writer.addDocument(["title": "Dune", "year": 1965]) }
+    /// ```
+    /// - Throws: what `body` throws, or the `IndexError` of the commit or the rollback.
+    @discardableResult
+    public func write<R>(_ body: (IndexWriter) throws -> R) throws -> R {
+        let outcome = try withWriter { (writer) throws(IndexError) -> Result<R, any Error> in
+            let outcome = Result { try body(writer) }
+            switch outcome {
+            case .success: _ = try writer.commitAndReload()
+            case .failure: try writer.rollback()
+            }
+            return outcome
+        }
+        return try outcome.get()
+    }
+
+    /// Deletes the documents matching `query`, commits and reloads; returns how many committed documents were
+    /// deleted (uncommitted ones of the open writer that match are deleted too, not counted).
     @discardableResult
     public func delete(matching query: Query) throws(IndexError) -> Int {
-        let writer = try writer()
-        try reload()
-        let matching = try searcher().count(query)
-        try writer.deleteDocuments(matching: query)
-        try writer.commitAndReload()
-        try settle(writer)
-        return matching
+        try withWriter { (writer) throws(IndexError) in
+            try writer.withEngine { (engine) throws(IndexError) in
+                try reload()
+                let matching = try searcher().count(query)
+                _ = try engine.deleteDocuments(matching: query)
+                _ = try engine.commitAndReload()
+                return matching
+            }
+        }
     }
 
     /// Replaces the documents whose `idField` holds the document's value of that field by `document`, in one
     /// commit (then reloads).
-    /// - Throws: `IndexError` `.invalidDocument` when the document has no single value for `idField`.
+    /// - Throws: `IndexError` `.invalidDocument` when the document has no single value for `idField` or does not
+    ///   fit the schema.
     public func upsert(_ document: Document, idField: String) throws(IndexError) {
         let ids = document[idField]
         guard ids.count == 1 else {
@@ -23,19 +70,39 @@ extension Index {
                 .invalidDocument, "an upsert needs exactly one value of '\(idField)' (got \(ids.count))",
                 context: .init(field: idField))
         }
-        let writer = try writer()
-        try writer.deleteDocuments(field: idField, equals: ids[0])
-        try writer.addDocument(document)
-        try writer.commitAndReload()
-        try settle(writer)
+        let prepared = try schema.prepare(document)
+        try withWriter { (writer) throws(IndexError) in
+            try writer.withEngine { (engine) throws(IndexError) in
+                _ = try engine.deleteDocuments(matching: .term(field: idField, value: ids[0]))
+                _ = try engine.add(prepared)
+                _ = try engine.commitAndReload()
+            }
+        }
     }
 
-    /// Lets the merges the commit started finish and publishes them before the one-call writer goes away, then
-    /// reloads.
-    private func settle(_ writer: IndexWriter) throws(IndexError) {
-        writer.waitForMerges()
-        try reload()
-        writer.removeUnreferencedFiles()
+    /// Merges every segment into one, dropping deleted documents, and reloads (`IndexWriter.merge()`).
+    public func optimize() throws(IndexError) {
+        try withWriter { (writer) throws(IndexError) in
+            try writer.withEngine { (engine) throws(IndexError) in
+                try engine.mergeAll()
+                try reload()
+                engine.removeUnreferencedFiles()
+            }
+        }
+    }
+
+    /// `optimize()` off the caller's actor (on the global concurrent executor), for async code that must not block.
+    @concurrent
+    public func optimizeAsync() async throws(IndexError) {
+        try optimize()
+    }
+
+    /// Removes the files no commit references (see `IndexWriter.garbageCollect`); with `dryRun`, only lists them.
+    @discardableResult
+    public func garbageCollect(dryRun: Bool = false) throws(IndexError) -> GarbageCollection {
+        // A temporary writer does not clean up at open here: the collection lists what it removes, and a dry run
+        // removes nothing.
+        try withWriter(cleaningUp: false) { (writer) throws(IndexError) in try writer.garbageCollect(dryRun: dryRun) }
     }
 
     /// Document and segment counts of the current searcher, and each segment's sizes.

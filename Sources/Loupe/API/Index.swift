@@ -28,6 +28,8 @@ public final class Index: Sendable {
     private struct State {
         var searcher: Searcher
         var analyzers: AnalyzerRegistry
+        /// The writer `writer()` opened, until it is closed or released.
+        weak var writer: IndexWriter?
     }
 
     /// Opens the index at `path`, creating it (and the folder) when there is none.
@@ -130,14 +132,30 @@ public final class Index: Sendable {
         }
     }
 
-    /// The single writer of this index.
+    /// The single writer of this index. The index keeps a weak reference to it, so its one-call updates
+    /// (`add`, `upsert`, `write`, `optimize`, …) run on it while it is open; close or release it to open another.
     /// - Parameter memoryBudget: bytes of buffered documents before they are flushed to a new segment (≥ 1 MB).
     /// - Throws: `IndexError` `.writerLocked` when another writer (in this or another process) holds the index.
     public func writer(memoryBudget: Int = 50_000_000) throws(IndexError) -> IndexWriter {
         guard memoryBudget >= 1_000_000 else {
             throw IndexError(.invalidArgument, "memory budget must be at least 1,000,000 bytes (got \(memoryBudget))")
         }
-        return try IndexWriter(index: self, memoryBudget: memoryBudget)
+        let writer = try IndexWriter(index: self, memoryBudget: memoryBudget)
+        openWriter = writer
+        return writer
+    }
+
+    /// The single writer of this index, sized the way the Tantivy bindings do (see `writer(memoryBudget:)`).
+    /// - Parameter heapSize: bytes of buffered documents before a flush: 0 for the default 50 MB, else ≥ 1 MB.
+    /// - Throws: `IndexError` `.invalidArgument` for a size under 1,000,000 bytes other than 0, `.writerLocked`.
+    public func writer(heapSize: Int) throws(IndexError) -> IndexWriter {
+        try writer(memoryBudget: heapSize == 0 ? 50_000_000 : heapSize)
+    }
+
+    /// The writer `writer()` opened while its user still holds it open; the one-call updates reuse it.
+    package var openWriter: IndexWriter? {
+        get { state.withLock { $0.writer } }
+        set { state.withLock { $0.writer = newValue } }
     }
 
     package static func readMeta(_ directory: any Directory) throws(IndexError) -> IndexMeta {

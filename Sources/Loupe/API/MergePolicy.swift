@@ -25,6 +25,6 @@ public struct MergePolicy: Sendable, Hashable {
 
     /// The default policy.
     public static let logarithmic = MergePolicy()
-    /// Never merges on its own (`IndexWriter.merge(everything: true)` and `Index.optimize()` still do).
+    /// Never merges on its own (`IndexWriter.merge()` and `Index.optimize()` still do).
     public static let never = MergePolicy(mergeFactor: .max, maximumMergeAtOnce: 2, minimumSegmentSize: 1, maximumDeletedRatio: 2)
 }

@@ -2,7 +2,7 @@ import Dispatch
 import Synchronization
 
 /// Merges run off the writer's thread. A merge reads a snapshot of its segments and writes the merged segment's
-/// files in the background; the writer publishes the result later, on its own thread, at a commit (or
+/// files in the background; the writer publishes the result later, holding its lock, at a commit (or
 /// `waitForMerges`), re-applying to the merged segment the deletes committed while it ran. Nothing a merge does
 /// becomes visible before that publication, so a merge abandoned when the writer goes away — or the process
 /// exits — leaves the index as it was, and its files are orphans for the next clean-up.
@@ -82,16 +82,7 @@ package final class BackgroundMerges: Sendable {
         do throws(IndexError) {
             let merger = SegmentMerger(schema: schema, segments: readers)
             result.newIDs = merger.newIDs
-            guard merger.maxDoc > 0 else { return result }
-            let meta = IndexMeta.SegmentMeta(id: output, maxDoc: merger.maxDoc)
-            for (component, bytes) in try merger.merge() {
-                do {
-                    try directory.writeAtomically(component.fileName(meta.id), bytes)
-                } catch {
-                    throw IndexError(storage: error, file: component.fileName(meta.id), segment: meta.id)
-                }
-            }
-            result.merged = meta
+            result.merged = try merger.write(as: output, to: directory)
         } catch {
             result.error = error
         }

@@ -100,7 +100,7 @@ import TestSupport
         }
         try writer.deleteDocuments(field: "id", equals: "b")
         try writer.commit()
-        try writer.merge(everything: true)
+        try writer.merge()
         writer.waitForMerges()
         try writer.commitAndReload()
         let segments = index.searcher().segments

@@ -91,7 +91,7 @@ import TestSupport
         for id in deleted { try writer.deleteDocuments(field: "id", equals: .text(id)) }
         try writer.commitAndReload()
         #expect(index.searcher().segments.map(\.store.codec) == [.deflate, .deflate, .lz4])
-        try writer.merge(everything: true)
+        try writer.merge()
         try index.reload()
         let merged = index.searcher().segments
         #expect(merged.count == 1 && merged.first?.store.codec == .lz4)

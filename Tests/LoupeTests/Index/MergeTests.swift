@@ -70,7 +70,7 @@ import TestSupport
         let before = try Self.queries.map { try Set(Self.results(index, $0).map(\.0)) }
         let counts = try Self.queries.map { try index.count($0) }
         #expect(index.stats().deletedCount == 67)
-        try writer.merge(everything: true)
+        try writer.merge()
         try index.reload()
         let stats = index.stats()
         #expect(stats.deletedCount == 0 && stats.maxDoc == 133 && stats.documentCount == 133 && stats.segmentCount == 1)
@@ -101,7 +101,7 @@ import TestSupport
     @Test func garbageCollectionSparesSegmentsASearcherHolds() throws {
         let (index, writer) = try Self.fragmented(seed: 3, documents: 60, commits: 3)
         let held = index.searcher()
-        try writer.merge(everything: true)
+        try writer.merge()
         #expect(try writer.garbageCollect().files.isEmpty, "the merged-away segments wait for their searcher")
         try index.reload()
         #expect(try held.count(.matchAll) == 60, "the held searcher still reads its segments")
