@@ -231,5 +231,8 @@ import TestSupport
         #expect(index.stats().segmentCount == 3)
         try await index.optimizeAsync()
         #expect(index.stats().segmentCount == 1 && index.documentCount == 3)
+        // The sync calls stay unambiguous in async code (the async ones have their own names).
+        try index.optimize()
+        try writer.commit()
     }
 }
