@@ -1,5 +1,5 @@
-/// One-call updates and lookups. Each update runs on the writer this index has open, when its user holds one,
-/// so it works alongside that writer (its commit then also publishes the writer's pending documents and
+/// One-call updates and statistics. Each update runs on the writer this index has open, when its user holds
+/// one, so it works alongside that writer (its commit then also publishes the writer's pending documents and
 /// deletions); otherwise it opens a temporary writer for the call, which fails with `.writerLocked` while another
 /// `Index` or process holds the writer, and waits for the merges the commit started. Each update commits and
 /// reloads before returning.

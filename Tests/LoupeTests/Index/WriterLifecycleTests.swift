@@ -52,7 +52,7 @@ import TestSupport
     }
 
     @Test func closePublishesTheRunningMerges() throws {
-        let index = Index.inMemory(schema: Self.schema)
+        let index = try Index.inMemory(schema: Self.schema)
         let writer = try index.writer()
         writer.mergePolicy = MergePolicy(mergeFactor: 2)
         for i in 0..<6 {
@@ -67,7 +67,7 @@ import TestSupport
 
     @Test(arguments: [false, true]) func releasingTheWriterReleasesTheLock(onDisk: Bool) throws {
         let folder = TemporaryDirectory()
-        let index = onDisk ? try Index(path: folder.path, schema: Self.schema) : Index.inMemory(schema: Self.schema)
+        let index = onDisk ? try Index(path: folder.path, schema: Self.schema) : try Index.inMemory(schema: Self.schema)
         var first: IndexWriter? = try index.writer()
         try first?.addDocument(Self.doc("a"))
         #expect(throws: IndexError.self) { try index.writer() }
@@ -80,7 +80,7 @@ import TestSupport
     }
 
     @Test func heapSize() throws {
-        let index = Index.inMemory(schema: Self.schema)
+        let index = try Index.inMemory(schema: Self.schema)
         try index.writer(heapSize: 0).close()
         try index.writer(heapSize: 1_000_000).close()
         for tooSmall in [1, 999_999, -5] {
@@ -95,7 +95,7 @@ import TestSupport
     }
 
     @Test func mergeLeavesOneSegmentWithoutDeletedDocuments() throws {
-        let index = Index.inMemory(schema: Self.schema)
+        let index = try Index.inMemory(schema: Self.schema)
         let writer = try index.writer()
         writer.mergePolicy = .never
         for i in 0..<30 {
@@ -113,7 +113,7 @@ import TestSupport
     }
 
     @Test func oneCallUpdatesReuseTheOpenWriterAndPublishItsPendingChanges() throws {
-        let index = Index.inMemory(schema: Self.schema)
+        let index = try Index.inMemory(schema: Self.schema)
         let writer = try index.writer()
         try writer.addDocument(Self.doc("pending"))
         try index.add(Self.doc("a"))
@@ -138,7 +138,7 @@ import TestSupport
     }
 
     @Test func oneCallUpdatesOpenATemporaryWriterOnceTheOpenOneIsClosed() throws {
-        let index = Index.inMemory(schema: Self.schema)
+        let index = try Index.inMemory(schema: Self.schema)
         let writer = try index.writer()
         try writer.close()
         try index.add(Self.doc("a"))
@@ -148,7 +148,7 @@ import TestSupport
     }
 
     @Test(arguments: [false, true]) func writeCommitsWhenTheBodyReturns(reusing: Bool) throws {
-        let index = Index.inMemory(schema: Self.schema)
+        let index = try Index.inMemory(schema: Self.schema)
         let open = reusing ? try index.writer() : nil
         let title = try index.write { writer in
             try writer.addDocument(["title": "Dune", "year": 1965])
@@ -165,7 +165,7 @@ import TestSupport
     private struct Abandon: Error {}
 
     @Test(arguments: [false, true]) func writeCommitsNothingWhenTheBodyThrows(reusing: Bool) throws {
-        let index = Index.inMemory(schema: Self.schema)
+        let index = try Index.inMemory(schema: Self.schema)
         let open = reusing ? try index.writer() : nil
         try open?.addDocument(Self.doc("earlier"))
         #expect(throws: Abandon.self) {
@@ -187,7 +187,7 @@ import TestSupport
     }
 
     @Test func addContentsOfMakesOneCommit() throws {
-        let index = Index.inMemory(schema: Self.schema)
+        let index = try Index.inMemory(schema: Self.schema)
         try index.add(contentsOf: (0..<50).map { Self.doc("d\($0)") })
         #expect(index.documentCount == 50)
         #expect(index.stats().segmentCount == 1, "one commit, one segment")
@@ -200,7 +200,7 @@ import TestSupport
     }
 
     @Test func manyTasksShareOneWriter() async throws {
-        let index = Index.inMemory(schema: Self.schema)
+        let index = try Index.inMemory(schema: Self.schema)
         let writer = try index.writer()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for task in 0..<8 {
@@ -219,7 +219,7 @@ import TestSupport
     }
 
     @Test func asyncCommitAndOptimize() async throws {
-        let index = Index.inMemory(schema: Self.schema)
+        let index = try Index.inMemory(schema: Self.schema)
         let writer = try index.writer()
         writer.mergePolicy = .never
         for i in 0..<3 {
