@@ -126,5 +126,6 @@ public struct IndexStats: Sendable, Hashable {
     /// One entry per segment, in search order.
     public let segments: [SegmentInfo]
 
+    /// How many segments the searcher reads.
     public var segmentCount: Int { segments.count }
 }
