@@ -21,15 +21,7 @@ extension IndexWriter {
     ///   naming the field when the schema lacks it or its value does not fit the field's type.
     @discardableResult
     public func addDocument<T: Encodable>(_ value: T) throws(IndexError) -> UInt64 {
-        let document = try DocumentEncoder().encode(value)
-        for entry in document.entries where index.schema.field(named: entry.name) == nil {
-            throw IndexError(
-                .invalidDocument,
-                "\(T.self).\(entry.name): the schema has no field '\(entry.name)'; add it to the schema, or leave it "
-                    + "out of what \(T.self) encodes (its coding keys)",
-                context: .init(field: entry.name))
-        }
-        return try addDocument(document)
+        try addDocument(index.schema.document(encoding: value))
     }
 
     /// Adds a document given as one JSON object, as `addJSON(_:)` does (the bindings' spelling).
@@ -92,21 +84,19 @@ extension Index {
     }
 }
 
-/// One-call Codable updates: like `Index.upsert(_:idField:)`, each opens the writer, commits, waits for the merges
-/// it started and reloads, so it fails with `.writerLocked` while another writer is open.
+/// One-call Codable updates, on the writer this index has open or a temporary one (see `Index.add(_:)`).
 extension Index {
     /// Adds `value` as a document (see `IndexWriter.addDocument(_:)`), commits and reloads.
-    /// - Throws: `IndexError` `.invalidDocument` naming the field; `.writerLocked`.
+    /// - Throws: `IndexError` `.invalidDocument` naming the field; `.writerLocked` when another `Index` or process
+    ///   holds the writer.
     public func add<T: Encodable>(_ value: T) throws(IndexError) {
-        try committing { writer throws(IndexError) in try writer.addDocument(value) }
+        try add(schema.document(encoding: value))
     }
 
     /// Adds every value as a document in one commit, then reloads: all of them or, if one is refused, none.
     /// - Throws: `IndexError` `.invalidDocument` naming the field; `.writerLocked`.
     public func add<T: Encodable>(contentsOf values: some Sequence<T>) throws(IndexError) {
-        try committing { writer throws(IndexError) in
-            for value in values { try writer.addDocument(value) }
-        }
+        try add(contentsOf: values.map { (value) throws(IndexError) in try schema.document(encoding: value) })
     }
 
     /// Replaces the documents whose `idField` holds `id` by `value`, in one commit (then reloads): the bindings'
@@ -114,20 +104,23 @@ extension Index {
     /// - Throws: `IndexError` `.invalidDocument` naming the field; `.invalidQuery` when `idField` is not an
     ///   indexed field of `id`'s type; `.writerLocked`.
     public func upsert<T: Encodable>(_ value: T, idField: String, id: some FieldValueConvertible) throws(IndexError) {
-        try committing { writer throws(IndexError) in
-            try writer.deleteDocuments(field: idField, equals: id.fieldValue)
-            try writer.addDocument(value)
-        }
+        try replace(field: idField, value: id.fieldValue, with: schema.document(encoding: value))
     }
+}
 
-    /// Runs `body` with a new writer, commits, lets the merges the commit started finish, and reloads; nothing is
-    /// committed if `body` throws.
-    func committing(_ body: (IndexWriter) throws(IndexError) -> Void) throws(IndexError) {
-        let writer = try writer()
-        try body(writer)
-        try writer.commitAndReload()
-        writer.waitForMerges()
-        try reload()
-        writer.removeUnreferencedFiles()
+extension Schema {
+    /// `value` as a document, every coding key checked against the fields.
+    /// - Throws: `IndexError` `.invalidDocument` naming the coding path, or the model and the field the schema
+    ///   lacks.
+    package func document<T: Encodable>(encoding value: T) throws(IndexError) -> Document {
+        let document = try DocumentEncoder().encode(value)
+        for entry in document.entries where field(named: entry.name) == nil {
+            throw IndexError(
+                .invalidDocument,
+                "\(T.self).\(entry.name): the schema has no field '\(entry.name)'; add it to the schema, or leave it "
+                    + "out of what \(T.self) encodes (its coding keys)",
+                context: .init(field: entry.name))
+        }
+        return document
     }
 }

@@ -59,6 +59,14 @@ extension Index {
         }
     }
 
+    /// Deletes the documents matching a query string, commits and reloads; returns how many committed documents
+    /// were deleted.
+    /// - Throws: `IndexError` `.invalidQuery` with the byte offset of a syntax error.
+    @discardableResult
+    public func delete(matching text: String) throws(IndexError) -> Int {
+        try delete(matching: .parsed(text))
+    }
+
     /// Replaces the documents whose `idField` holds the document's value of that field by `document`, in one
     /// commit (then reloads).
     /// - Throws: `IndexError` `.invalidDocument` when the document has no single value for `idField` or does not
@@ -70,10 +78,16 @@ extension Index {
                 .invalidDocument, "an upsert needs exactly one value of '\(idField)' (got \(ids.count))",
                 context: .init(field: idField))
         }
+        try replace(field: idField, value: ids[0], with: document)
+    }
+
+    /// Deletes the documents whose `field` holds `value` and adds `document`, in one commit, then reloads. The
+    /// document is checked first, so a refused one leaves no stray delete on a reused writer.
+    package func replace(field: String, value: FieldValue, with document: Document) throws(IndexError) {
         let prepared = try schema.prepare(document)
         try withWriter { (writer) throws(IndexError) in
             try writer.withEngine { (engine) throws(IndexError) in
-                _ = try engine.deleteDocuments(matching: .term(field: idField, value: ids[0]))
+                _ = try engine.deleteDocuments(matching: .term(field: field, value: value))
                 _ = try engine.add(prepared)
                 _ = try engine.commitAndReload()
             }

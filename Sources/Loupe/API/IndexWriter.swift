@@ -100,6 +100,28 @@ public final class IndexWriter: Sendable {
         try deleteDocuments(matching: .anyOf(values.map { .term(field: field, value: $0) }))
     }
 
+    /// Deletes the documents whose `field` holds `value`, given as a Swift value (a `String` id, an integer…).
+    @discardableResult
+    public func deleteDocuments(field: String, equals value: some FieldValueConvertible) throws(IndexError) -> UInt64 {
+        try deleteDocuments(field: field, equals: value.fieldValue)
+    }
+
+    /// Deletes the documents whose `field` holds any of `values`, given as Swift values.
+    @discardableResult
+    public func deleteDocuments<V: FieldValueConvertible>(field: String, equalsAnyOf values: [V]) throws(IndexError)
+        -> UInt64
+    {
+        try deleteDocuments(field: field, equalsAnyOf: values.map(\.fieldValue))
+    }
+
+    /// Deletes the documents matching a query string (tantivy syntax; unqualified words search the default, else
+    /// every indexed text, fields), once committed; returns the opstamp.
+    /// - Throws: `IndexError` `.invalidQuery` with the byte offset of a syntax error.
+    @discardableResult
+    public func deleteDocuments(matching text: String) throws(IndexError) -> UInt64 {
+        try deleteDocuments(matching: .parsed(text))
+    }
+
     /// Deletes the documents matching `query`, once committed; returns the opstamp. The query runs at commit, on
     /// every document added before this call.
     /// - Throws: `IndexError` `.invalidQuery` if the query does not fit the schema (checked now, not at commit).

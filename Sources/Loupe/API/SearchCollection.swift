@@ -99,7 +99,7 @@ public struct SearchCollection<Model: Codable> {
 
     /// Removes every model, commits and reloads.
     public func removeAll() throws(IndexError) {
-        try index.committing { writer throws(IndexError) in try writer.deleteAllDocuments() }
+        try index.delete(matching: .matchAll)
     }
 
     /// The first model whose `idField` holds `id`, read without scoring; nil when there is none.
