@@ -22,6 +22,8 @@ public final class Index: Sendable {
     /// Decoded store blocks, shared by the segment readers of all this index's searchers.
     package let storeCache = DocStoreCache()
     private let verifiesChecksums: Bool
+    /// The reload policy, and the watcher that carries out `.onCommit` for other processes' commits.
+    package let autoReload: AutoReload
     public let schema: Schema
     private let state: Mutex<State>
 
@@ -40,38 +42,51 @@ public final class Index: Sendable {
     ///
     /// - Parameters:
     ///   - schema: required to create; when opening, it must equal the stored schema if given.
+    ///   - reloadPolicy: `.manual` (searches see new commits after `reload()`) or `.onCommit` (the index reloads
+    ///     by itself shortly after every commit, this process's or another's; see `ReloadPolicy`).
     ///   - verifyChecksums: check the CRC32 of every file of every segment opened, now and on `reload()`.
-    /// - Throws: `IndexError` `.schemaMismatch`, `.notFound` (no index and no schema), `.corruption`, `.io`.
-    public convenience init(path: String, schema: Schema? = nil, verifyChecksums: Bool = false) throws(IndexError) {
+    /// - Throws: `IndexError` `.schemaMismatch`, `.notFound` (no index and no schema), `.corruption`, `.io` (also
+    ///   when `.onCommit` cannot watch the folder).
+    public convenience init(
+        path: String, schema: Schema? = nil, reloadPolicy: ReloadPolicy = .manual, verifyChecksums: Bool = false
+    ) throws(IndexError) {
         let directory: MmapDirectory
         do {
             directory = try MmapDirectory(path: path, create: schema != nil)
         } catch {
             throw IndexError(storage: error)
         }
-        try self.init(directory: directory, schema: schema, verifyChecksums: verifyChecksums)
+        try self.init(
+            directory: directory, schema: schema, reloadPolicy: reloadPolicy, verifyChecksums: verifyChecksums)
     }
 
     /// Opens the index in the folder at `url` (a file URL), creating it when there is none (see `init(path:)`).
     /// On iOS pass a writable place, such as Application Support or Caches.
     /// - Throws: `IndexError` `.invalidArgument` for a URL that is not a file URL, and what `init(path:)` throws.
-    public convenience init(path url: URL, schema: Schema? = nil, verifyChecksums: Bool = false) throws(IndexError) {
+    public convenience init(
+        path url: URL, schema: Schema? = nil, reloadPolicy: ReloadPolicy = .manual, verifyChecksums: Bool = false
+    ) throws(IndexError) {
         guard url.isFileURL else {
             throw IndexError(.invalidArgument, "an index lives in a folder: \(url) is not a file URL")
         }
-        try self.init(path: url.path, schema: schema, verifyChecksums: verifyChecksums)
+        try self.init(path: url.path, schema: schema, reloadPolicy: reloadPolicy, verifyChecksums: verifyChecksums)
     }
 
-    /// A new index that lives in memory only.
+    /// A new index that lives in memory only. With `reloadPolicy: .onCommit`, each commit of its writer is
+    /// searchable as soon as `commit()` returns.
     /// - Throws: `IndexError` `.invalidArgument` when `schema` is not valid (see `SchemaBuilder.build()`).
-    public static func inMemory(schema: Schema) throws(IndexError) -> Index {
-        try Index(directory: RAMDirectory(), schema: schema, verifyChecksums: false)
+    public static func inMemory(schema: Schema, reloadPolicy: ReloadPolicy = .manual) throws(IndexError) -> Index {
+        try Index(directory: RAMDirectory(), schema: schema, reloadPolicy: reloadPolicy, verifyChecksums: false)
     }
 
-    package init(directory: any Directory, schema: Schema?, verifyChecksums: Bool) throws(IndexError) {
+    package init(
+        directory: any Directory, schema: Schema?, reloadPolicy: ReloadPolicy = .manual, verifyChecksums: Bool
+    ) throws(IndexError) {
         self.directory = directory
         self.verifiesChecksums = verifyChecksums
         _ = try schema?.validated()
+        // Watching starts before meta.json is read, so a commit landing while the searcher opens is not missed.
+        autoReload = try AutoReload(policy: reloadPolicy, directory: directory)
         let meta: IndexMeta
         if directory.exists(IndexMeta.fileName) {
             meta = try Self.readMeta(directory)
@@ -100,6 +115,7 @@ public final class Index: Sendable {
             directory: directory, meta: meta, reusing: [], analyzers: analyzers, verifyChecksums: verifyChecksums,
             storeCache: storeCache, registry: openSegments)
         state = Mutex(State(searcher: searcher, analyzers: analyzers))
+        autoReload.start(self)
     }
 
     /// Registers an analyzer under `name`, for text fields whose `tokenizer` names it. Register before

@@ -25,7 +25,7 @@ package struct SystemCallError: Error, Sendable, CustomStringConvertible {
 /// Thin, typed wrappers over POSIX file calls.
 package enum Syscalls {
     @inline(__always)
-    private static func retrying<T: BinaryInteger>(_ body: () -> T) -> T {
+    static func retrying<T: BinaryInteger>(_ body: () -> T) -> T {
         while true {
             let result = body()
             if result == -1 && errno == EINTR { continue }
@@ -34,7 +34,7 @@ package enum Syscalls {
     }
 
     @inline(never)
-    private static func failure(_ call: String, _ path: String) -> SystemCallError {
+    static func failure(_ call: String, _ path: String) -> SystemCallError {
         SystemCallError(call: call, path: path, errno: errno)
     }
 
