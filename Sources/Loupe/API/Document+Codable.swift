@@ -21,7 +21,7 @@ extension IndexWriter {
     ///   naming the field when the schema lacks it or its value does not fit the field's type.
     @discardableResult
     public func addDocument<T: Encodable>(_ value: T) throws(IndexError) -> UInt64 {
-        try addDocument(index.schema.document(encoding: value))
+        try add(Result { () throws(IndexError) in try index.schema.prepare(index.schema.document(encoding: value)) })
     }
 
     /// Adds a document given as one JSON object, as `addJSON(_:)` does (the bindings' spelling).

@@ -83,7 +83,7 @@ public final class IndexWriter: Sendable {
     }
 
     /// Buffers a document prepared outside the lock; a closed writer reports being closed before a bad document.
-    private func add(_ prepared: Result<PreparedDocument, IndexError>) throws(IndexError) -> UInt64 {
+    func add(_ prepared: Result<PreparedDocument, IndexError>) throws(IndexError) -> UInt64 {
         try withEngine { (engine) throws(IndexError) in try engine.add(prepared.get()) }
     }
 
