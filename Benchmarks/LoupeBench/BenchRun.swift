@@ -155,13 +155,22 @@ struct BenchRun {
         }
     }
 
-    /// VmHWM from /proc/self/status: the process's peak resident set.
+    /// The process's peak resident set: VmHWM from /proc/self/status on Linux; `ru_maxrss` on Darwin, which has no
+    /// /proc (and counts `ru_maxrss` in bytes, where Linux counts kilobytes).
     private static func peakRSSMegabytes() -> Double {
+        #if os(Linux)
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
             let kb = Double(line.split(separator: " ").dropFirst().first ?? "")
         else { return 0 }
         return kb / 1024
+        #elseif canImport(Darwin)
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF, &usage) == 0 else { return 0 }
+        return Double(usage.ru_maxrss) / (1024 * 1024)
+        #else
+        return 0
+        #endif
     }
 }
 

@@ -1,8 +1,16 @@
+#if canImport(FoundationEssentials)
 import FoundationEssentials
+#else
+import Foundation
+#endif
 import Loupe
 import LoupeAnalysis
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 // MARK: - Expanding queries, ranges, more-like-this, booleans

@@ -1,9 +1,17 @@
+#if canImport(FoundationEssentials)
 import FoundationEssentials
+#else
+import Foundation
+#endif
 import Loupe
 import LoupeAnalysis
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A brute-force search "engine" for differential tests: it keeps every document's tokens and values and answers

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// One value of a field, as given to the writer and as returned from the document store.
 public enum FieldValue: Sendable, Hashable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Values a range query can take: numbers, dates and strings.
 public protocol RangeValue: FieldValueConvertible, Comparable {}

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// How a clause of a boolean query takes part.
 public enum Occur: Sendable, Hashable {

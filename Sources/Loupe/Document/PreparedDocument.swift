@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 import FoundationEssentials
+#else
+import Foundation
+#endif
 import LoupeCodec
 
 /// A document checked against the schema and converted to the engine's value forms.

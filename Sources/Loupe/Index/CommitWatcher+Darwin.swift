@@ -11,7 +11,7 @@ import Synchronization
 /// the last one seen and notifies only on a change. A meta.json rewritten in place, without a rename, changes no
 /// folder entry and is not seen; the engine never writes it so.
 ///
-/// Not yet built on an Apple platform (nor is the rest of the engine: `Syscalls.swift` calls `Glibc.` by name).
+/// Not yet built on an Apple platform (CI has no Apple toolchain; the engine's Darwin branches are read, not built).
 /// It was type-checked on Linux in Swift 6 mode with strict memory safety, against stand-ins for
 /// `makeFileSystemObjectSource`, `O_EVTONLY` and `st_mtimespec`.
 final class FolderEvents: Sendable {

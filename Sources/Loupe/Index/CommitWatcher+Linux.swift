@@ -1,6 +1,10 @@
 #if os(Linux)
 import Dispatch
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import Synchronization
 
 /// Linux: one folder's commits, as a subscription to the process's inotify instance.

@@ -2,6 +2,8 @@
 // file's identity (`stat`) on both.
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif

@@ -120,6 +120,8 @@ import Testing
         #expect(skipped.out.hasSuffix("skipped 1 bad line\n"))
     }
 
+    // `Process` (to run gzip) exists in Foundation on macOS and Linux, not on iOS, tvOS, watchOS or visionOS.
+    #if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
     @Test func readsGzip() throws {
         let gzip = try #require(
             ["/usr/bin/gzip", "/bin/gzip"].first { FileManager.default.isExecutableFile(atPath: $0) }, "gzip not found")
@@ -135,6 +137,7 @@ import Testing
         #expect(run.out.hasPrefix("indexed 5 documents"))
         #expect(try documentCount(folder.subpath("index")) == 5)
     }
+    #endif
 
     @Test func dashReadsTheInputDescriptor() throws {
         let folder = try TemporaryFolder()

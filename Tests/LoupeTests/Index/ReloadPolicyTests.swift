@@ -6,6 +6,10 @@ import TestSupport
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// `ReloadPolicy`: two `Index` objects on one folder, the second standing for another process (its writer's
