@@ -6,13 +6,26 @@ let strict: [SwiftSetting] = [.strictMemorySafety(), .treatAllWarnings(as: .erro
 
 let package = Package(
     name: "Loupe",
+    // Apple minimums: what the code needs at run time. `.ci/check-availability.py` checks every reference the code
+    // makes against the availability the standard library declares (Linux ignores it; Docs/ARCHITECTURE.md,
+    // "Platforms").
+    // - macOS 15 / iOS 18 / tvOS 18 / watchOS 11 / visionOS 2 is the Swift 6.0 runtime: `Synchronization.Mutex` and
+    //   `Atomic` (every lock and counter of the engine), `Int128` (tests) and `String(validating:as:)` (tests).
+    //   Typed-throws function types and noncopyable generic types can need that runtime too (for their metadata).
+    // - Below the floor, so not binding: Regex, `Duration`, `ContinuousClock` (macOS 13 / iOS 16).
+    // - `Span` itself back-deploys (the toolchain links libswiftCompatibilitySpan, which Xcode embeds in apps), but
+    //   `Array.span` and `String.UTF8View.span` are OS 26 only: the code takes spans from `ContiguousArray` or from a
+    //   buffer pointer instead, so that the floor stays at 15/18.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Loupe", targets: ["Loupe"]),
         .executable(name: "idx", targets: ["idx"]),
         .executable(name: "loupe-bench", targets: ["LoupeBench"]),
     ],
     targets: [
-        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        // zlib ships with every Apple SDK (usr/include/zlib.h, libz.tbd); on Linux it is Debian's zlib1g-dev.
+        .systemLibrary(
+            name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "LoupeCodec", dependencies: ["CZlib"], swiftSettings: strict),
         .target(name: "LoupeAnalysis", swiftSettings: strict),
         .target(name: "LoupeQueryGrammar", swiftSettings: strict),

@@ -62,9 +62,9 @@ public struct AnalysisSession: Sendable {
         startPosition: Int = 0,
         _ sink: (_ term: Span<UInt8>, _ position: Int) -> Void
     ) -> AnalysisSummary {
-        var contiguous = text
-        contiguous.makeContiguousUTF8()
-        return analyze(contiguous.utf8.span, startPosition: startPosition, sink)
+        // A copy: `String.UTF8View.span` needs macOS 26 / iOS 26, a `ContiguousArray`'s span does not.
+        let bytes = ContiguousArray(text.utf8)
+        return analyze(bytes.span, startPosition: startPosition, sink)
     }
 
     /// Runs the pipeline, handing every token (with its value-relative position and byte offsets) to

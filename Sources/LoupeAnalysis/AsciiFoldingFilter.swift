@@ -60,7 +60,7 @@ enum AsciiFolding {
 
     /// Appends `term` to `output` with every foldable scalar replaced; an all-ASCII term is copied as is,
     /// and invalid UTF-8 bytes are copied unchanged.
-    static func append(foldingOf term: Span<UInt8>, to output: inout [UInt8]) {
+    static func append(foldingOf term: Span<UInt8>, to output: inout ContiguousArray<UInt8>) {
         let table = table
         let count = term.count
         var index = 0

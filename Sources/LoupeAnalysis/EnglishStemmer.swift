@@ -12,10 +12,10 @@
 /// The buffers are reused, so stemming allocates nothing once they have grown to the longest word.
 struct EnglishStemmer: Sendable {
     /// The word being stemmed, one byte per character; non-ASCII characters are ``placeholder``.
-    var chars: [UInt8] = []
+    var chars: ContiguousArray<UInt8> = []
 
     /// Where a word with placeholders is rebuilt.
-    var rebuilt: [UInt8] = []
+    var rebuilt: ContiguousArray<UInt8> = []
 
     /// Start of region R1: after the first non-vowel that follows a vowel (or after a special prefix).
     var r1 = 0
@@ -30,7 +30,7 @@ struct EnglishStemmer: Sendable {
     static let placeholder: UInt8 = 0x80
 
     /// Replaces `word` (UTF-8) with its stem.
-    mutating func stem(_ word: inout [UInt8]) {
+    mutating func stem(_ word: inout ContiguousArray<UInt8>) {
         var isASCII = true
         for byte in word where byte >= 0x80 {
             isASCII = false
@@ -75,7 +75,7 @@ struct EnglishStemmer: Sendable {
 
     /// The bytes of the non-ASCII character starting at `index`: a lead byte and the continuation bytes
     /// after it. Invalid UTF-8 is segmented the same way, so the rebuild always finds what it replaced.
-    private static func nonASCIICharacterLength(_ word: [UInt8], at index: Int) -> Int {
+    private static func nonASCIICharacterLength(_ word: ContiguousArray<UInt8>, at index: Int) -> Int {
         guard index < word.count else { return 0 }
         var end = index + 1
         while end < word.count, UTF8Scanning.isContinuation(word[end]) {
@@ -295,8 +295,10 @@ struct SuffixTable: Sendable {
         suffixes = ordered.map(\.element.0)
         actions = ordered.map(\.element.1)
         var starts = [Int](repeating: suffixes.count, count: 129)
-        for (index, suffix) in suffixes.enumerated().reversed() {
-            starts[Int(suffix.last)] = index
+        // Not `enumerated().reversed()`: that picks EnumeratedSequence's BidirectionalCollection conformance,
+        // which is macOS 26 / iOS 26 only.
+        for index in suffixes.indices.reversed() {
+            starts[Int(suffixes[index].last)] = index
         }
         for character in stride(from: 127, through: 0, by: -1) where starts[character] > starts[character + 1] {
             starts[character] = starts[character + 1]

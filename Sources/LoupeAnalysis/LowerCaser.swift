@@ -26,14 +26,14 @@ enum Lowercasing {
     /// Appends the lowercase of an all-ASCII `term` to `output`.
     ///
     /// - Precondition: every byte of `term` is ASCII.
-    static func append(lowercaseOfASCII term: Span<UInt8>, to output: inout [UInt8]) {
+    static func append(lowercaseOfASCII term: Span<UInt8>, to output: inout ContiguousArray<UInt8>) {
         for index in term.indices {
             output.append(lowercaseASCII(term[index]))
         }
     }
 
     /// Appends the lowercase of `term` to `output`; invalid UTF-8 bytes are copied unchanged.
-    static func append(lowercaseOf term: Span<UInt8>, to output: inout [UInt8]) {
+    static func append(lowercaseOf term: Span<UInt8>, to output: inout ContiguousArray<UInt8>) {
         let count = term.count
         var index = 0
         while index < count {

@@ -37,7 +37,7 @@ public struct Stemmer: TokenFilter {
 /// Scratch memory that built-in filters and the fused analyzers reuse across tokens and values.
 struct FilterWorkspace: Sendable {
     /// One term being rewritten.
-    var term: [UInt8] = []
+    var term: ContiguousArray<UInt8> = []
 
     /// The stemmer's own buffers.
     var stemmer = EnglishStemmer()

@@ -3,7 +3,7 @@
 /// `Set<[UInt8]>` would need an array per lookup; this open-addressing table hashes the span directly.
 struct TermSet: Sendable {
     /// All members' bytes, back to back.
-    private var storage: [UInt8] = []
+    private var storage: ContiguousArray<UInt8> = []
 
     /// `starts[i]..<starts[i + 1]` is member `i` in `storage`.
     private var starts: [Int] = [0]
@@ -26,7 +26,7 @@ struct TermSet: Sendable {
         for term in unique {
             storage.append(contentsOf: term)
             starts.append(storage.count)
-            var slot = Self.hash(term.span) & (slotCount - 1)
+            var slot = Self.hash(storage.span.extracting(starts[starts.count - 2]...)) & (slotCount - 1)
             while slots[slot] >= 0 {
                 slot = (slot + 1) & (slotCount - 1)
             }

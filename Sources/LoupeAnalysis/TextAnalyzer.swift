@@ -48,10 +48,10 @@ public struct TextAnalyzer: Sendable {
     /// them (tokens over tantivy's indexing limit included). Allocates per token: for tests and tools.
     public func tokens(_ text: String) -> [Token] {
         var session = AnalysisSession(self)
-        var contiguous = text
-        contiguous.makeContiguousUTF8()
+        // A copy: `String.UTF8View.span` needs macOS 26 / iOS 26, a `ContiguousArray`'s span does not.
+        let bytes = ContiguousArray(text.utf8)
         var result: [Token] = []
-        session.run(contiguous.utf8.span) { term, position, offsetFrom, offsetTo in
+        session.run(bytes.span) { term, position, offsetFrom, offsetTo in
             var bytes: [UInt8] = []
             bytes.reserveCapacity(term.count)
             for index in term.indices {

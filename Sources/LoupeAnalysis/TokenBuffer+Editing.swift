@@ -3,7 +3,7 @@
 /// It starts empty for every token; whatever is appended becomes the token's new term.
 public struct TermBuilder: ~Copyable {
     /// The rewritten terms so far; this token's bytes start at `start`.
-    var bytes: [UInt8]
+    var bytes: ContiguousArray<UInt8>
 
     /// Where the current token's bytes start in `bytes`.
     var start: Int

@@ -14,13 +14,16 @@ public struct TokenBuffer: Sendable {
     }
 
     /// Every term's bytes, back to back in token order.
-    var storage: [UInt8] = []
+    ///
+    /// A `ContiguousArray`, as are the other byte buffers whose spans the pipeline hands out: its `span`
+    /// back-deploys to every supported OS, where `Array.span` needs macOS 26 / iOS 26 (see Package.swift).
+    var storage: ContiguousArray<UInt8> = []
 
     /// One entry per token, in token order.
     var entries: [Entry] = []
 
     /// Second byte array that rewriting filters fill and then swap with `storage`.
-    var spare: [UInt8] = []
+    var spare: ContiguousArray<UInt8> = []
 
     /// Scratch memory for the built-in filters, kept here so that it is reused from value to value.
     var workspace = FilterWorkspace()

@@ -87,7 +87,7 @@ import Testing
         var session = AnalysisSession(builtIn("default"))
         let text = "Ünïcödé words, 42 of them"
         var fromSpan: [String] = []
-        let bytes = Array(text.utf8)
+        let bytes = ContiguousArray(text.utf8)
         let spanSummary = session.analyze(bytes.span) { term, position in
             fromSpan.append("\(String(decoding: term.bytesArray, as: UTF8.self))@\(position)")
         }
@@ -119,7 +119,7 @@ import Testing
 
     @Test func invalidUTF8SeparatesWords() {
         var session = AnalysisSession(builtIn("default"))
-        let bytes: [UInt8] = [0x41, 0xFF, 0x42, 0xC3, 0x28, 0x43, 0xED, 0xA0, 0x80, 0x44, 0xE2, 0x82]
+        let bytes: ContiguousArray<UInt8> = [0x41, 0xFF, 0x42, 0xC3, 0x28, 0x43, 0xED, 0xA0, 0x80, 0x44, 0xE2, 0x82]
         var terms: [[UInt8]] = []
         _ = session.analyze(bytes.span) { term, _ in terms.append(term.bytesArray) }
         // 0xFF, a lead byte before "(", a surrogate and a truncated sequence each separate.

@@ -72,7 +72,8 @@ struct ReverseFilter: TokenFilter {
 
     @Test func tokenBufferExposesTokensToFilters() {
         var buffer = TokenBuffer()
-        SimpleTokenizer().tokenize(Array("Hi there".utf8).span, into: &buffer)
+        let text = ContiguousArray("Hi there".utf8)
+        SimpleTokenizer().tokenize(text.span, into: &buffer)
         #expect(buffer.count == 2)
         #expect(buffer.position(at: 1) == 1)
         #expect(buffer.withTerm(at: 1) { $0.count } == 5)

@@ -10,7 +10,7 @@ import Testing
 
     @Test func lowerCaserCopiesInvalidUTF8Unchanged() {
         var session = AnalysisSession(TextAnalyzer(tokenizer: RawTokenizer(), filters: [LowerCaser()]))
-        let bytes: [UInt8] = [0x41, 0xFF, 0xC3, 0x89, 0xE2, 0x82, 0x42]
+        let bytes: ContiguousArray<UInt8> = [0x41, 0xFF, 0xC3, 0x89, 0xE2, 0x82, 0x42]
         var terms: [[UInt8]] = []
         _ = session.analyze(bytes.span) { term, _ in terms.append(term.bytesArray) }
         #expect(terms == [[0x61, 0xFF, 0xC3, 0xA9, 0xE2, 0x82, 0x62]])

@@ -55,8 +55,11 @@ package struct ColumnarWriter {
                     var lowered = self.lowered
                     self.lowered = []
                     lowered.removeAll(keepingCapacity: true)
-                    _ = lowercase.analyze(bytes.span) { term, _ in
-                        for i in term.indices { lowered.append(term[i]) }
+                    // Through a buffer pointer: `Array.span` needs macOS 26 / iOS 26 (see Package.swift).
+                    _ = unsafe bytes.withUnsafeBufferPointer { buffer in
+                        unsafe lowercase.analyze(buffer.span) { term, _ in
+                            for i in term.indices { lowered.append(term[i]) }
+                        }
                     }
                     intern(lowered, slot: slot, doc: doc)
                     self.lowered = lowered

@@ -100,9 +100,12 @@ package struct SegmentWriter {
             var start = 0
             for v in values {
                 guard case .bytes(let text) = v.value else { continue }
-                let summary = session.analyze(text.span, startPosition: start) { term, position in
-                    unsafe term.withUnsafeBufferPointer {
-                        unsafe Self.record($0, in: &target, arena: arena, doc: doc, position: UInt32(position))
+                // Through a buffer pointer: `Array.span` needs macOS 26 / iOS 26 (see Package.swift).
+                let summary = unsafe text.withUnsafeBufferPointer { buffer in
+                    unsafe session.analyze(buffer.span, startPosition: start) { term, position in
+                        unsafe term.withUnsafeBufferPointer {
+                            unsafe Self.record($0, in: &target, arena: arena, doc: doc, position: UInt32(position))
+                        }
                     }
                 }
                 tokens += UInt32(summary.tokenCount)

@@ -117,7 +117,8 @@ import TestSupport
         }
         let reader = try Self.open(Self.v2Store(docs, blockTargetSize: 1 << 30))
         #expect(reader.blockCount == 1)
-        for (i, d) in docs.enumerated().reversed() {
+        for i in docs.indices.reversed() {
+            let d = docs[i]
             #expect(Array(try reader.documentBytes(DocID(i), schema: Self.schema)) == Self.encoded(d), "doc \(i)")
         }
         let medium = try Self.open(Self.v2Store(Array(docs.prefix(3)), blockTargetSize: 1 << 30))
