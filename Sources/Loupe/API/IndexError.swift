@@ -4,7 +4,7 @@ public struct IndexError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: String, Sendable {
             case invalidArgument, invalidDocument, invalidQuery, corruption, incompatibleFormat, schemaMismatch, io
-            case writerLocked, notFound
+            case writerLocked, notFound, cancelled
         }
 
         private let kind: Kind
@@ -28,6 +28,9 @@ public struct IndexError: Error, Sendable, CustomStringConvertible {
         public static let writerLocked = Code(.writerLocked)
         /// No index (or file) at the given place.
         public static let notFound = Code(.notFound)
+        /// The task running an async call (`searchAsync`, `aggregateAsync`, …) was cancelled: the call stopped at
+        /// the next segment and returned no partial result. Nothing is wrong with the index; retry if still wanted.
+        public static let cancelled = Code(.cancelled)
 
         public var description: String { kind.rawValue }
     }

@@ -30,7 +30,7 @@ package final class MappedFile: FileOwner, @unchecked Sendable {
 }
 
 /// The writer lock of an on-disk index: an exclusive `flock` on `.loupe-writer.lock`, held while the value lives.
-private final class FileLock: DirectoryLock, @unchecked Sendable {
+private final class FileLock: DirectoryLock, Sendable {
     private let fd: Int32
 
     init(fd: Int32) { self.fd = fd }
@@ -39,7 +39,7 @@ private final class FileLock: DirectoryLock, @unchecked Sendable {
 }
 
 /// Segment files on disk, read through mmap.
-package final class MmapDirectory: Directory, @unchecked Sendable {
+package final class MmapDirectory: Directory, Sendable {
     package let path: String
     package static let writerLockName = ".loupe-writer.lock"
 

@@ -1,6 +1,6 @@
 import Synchronization
 
-private final class RAMLock: DirectoryLock, @unchecked Sendable {
+private final class RAMLock: DirectoryLock, Sendable {
     let release: @Sendable () -> Void
     init(release: @escaping @Sendable () -> Void) { self.release = release }
     deinit { release() }
