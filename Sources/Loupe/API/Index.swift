@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import LoupeAnalysis
-import Synchronization
 
 /// A search index: a schema, committed segments, and the current searcher over them.
 ///
@@ -25,7 +24,7 @@ public final class Index: Sendable {
     /// The reload policy, and the watcher that carries out `.onCommit` for other processes' commits.
     package let autoReload: AutoReload
     public let schema: Schema
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     private struct State {
         var searcher: Searcher
@@ -114,7 +113,7 @@ public final class Index: Sendable {
         let searcher = try Self.openSearcher(
             directory: directory, meta: meta, reusing: [], analyzers: analyzers, verifyChecksums: verifyChecksums,
             storeCache: storeCache, registry: openSegments)
-        state = Mutex(State(searcher: searcher, analyzers: analyzers))
+        state = Locked(State(searcher: searcher, analyzers: analyzers))
         autoReload.start(self)
     }
 

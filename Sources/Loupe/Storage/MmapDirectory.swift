@@ -9,6 +9,7 @@ import Darwin
 /// A read-only memory mapping of a whole file; unmapped when the last slice referencing it goes away.
 @safe
 package final class MappedFile: FileOwner, @unchecked Sendable {
+    // @unchecked: `base` points at a read-only mapping that is never written and is unmapped only in deinit.
     private let base: UnsafeRawPointer?
     private let length: Int
 

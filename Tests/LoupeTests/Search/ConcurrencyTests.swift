@@ -1,4 +1,6 @@
+import Foundation
 import Loupe
+import Synchronization
 import Testing
 import TestSupport
 
@@ -54,11 +56,23 @@ import TestSupport
         case term, boolean, phrase, fuzzy, sorted, aggregations, termCounts, snippets, count, moreLikeThis
     }
 
-    enum Outcome: Equatable, Sendable {
+    enum Outcome: Equatable, Sendable, CustomTestStringConvertible {
         case hits(SearchResults, snippets: [String?])
         case count(Int)
         case json(String)
         case facets([FacetCount])
+
+        /// Short enough to read in a failure: the count, then each hit's id and score.
+        var testDescription: String {
+            switch self {
+            case .hits(let results, let snippets):
+                let hits = results.hits.map { "\($0.document.string("id") ?? "?")@\($0.score)" }
+                return "\(results.count) matches: \(hits.joined(separator: " "))\(snippets.isEmpty ? "" : " \(snippets)")"
+            case .count(let n): return "count \(n)"
+            case .json(let json): return json
+            case .facets(let counts): return counts.map { "\($0.value)=\($0.count)" }.joined(separator: " ")
+            }
+        }
     }
 
     static let aggregationRequest = #"""
@@ -125,14 +139,30 @@ import TestSupport
         }
     }
 
-    /// Adds, deletes (never d0…d9, which `moreLikeThis` looks up), commits and reloads until cancelled, letting
-    /// the default merge policy merge in the background; returns the number of commits.
-    static func write(_ index: Index, firstID: Int) throws -> Int {
+    /// Set once, read from any thread.
+    final class Flag: Sendable {
+        private let value = Atomic<Bool>(false)
+        func set() { value.store(true, ordering: .releasing) }
+        var isSet: Bool { value.load(ordering: .acquiring) }
+    }
+
+    /// Runs `body` on a thread of its own rather than on one of the few threads async tasks share (as many as
+    /// cores): a writer blocking one of them would leave the searches a single thread, where ThreadSanitizer can
+    /// see no race between them.
+    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
+    }
+
+    /// Adds, deletes (never d0…d9, which `moreLikeThis` looks up), commits and reloads until `stop` is set,
+    /// letting the default merge policy merge in the background; returns the number of commits.
+    static func write(_ index: Index, firstID: Int, until stop: Flag) throws -> Int {
         let writer = try index.writer()
         var rng = SplitMix64(seed: 0xBEEF)
         var next = firstID
         var commits = 0
-        while !Task.isCancelled {
+        while !stop.isSet {
             for _ in 0..<12 {
                 try writer.addDocument(document(next, &rng))
                 next += 1
@@ -151,7 +181,8 @@ import TestSupport
     /// while a writer keeps changing the index; every result must equal the one the same read gave alone.
     @Test func concurrentSearchesMatchSoloSearches() async throws {
         let index = try Self.makeIndex(commits: 6, perCommit: 60)
-        let writer = Task { try Self.write(index, firstID: 360) }
+        let stop = Flag()
+        let writer = Task { try await Self.onThread { try Self.write(index, firstID: 360, until: stop) } }
         var checked = 0
         for round in 0..<4 {
             let snapshot = index.searcher()
@@ -184,7 +215,7 @@ import TestSupport
                 return try await group.reduce(0, +)
             }
         }
-        writer.cancel()
+        stop.set()
         let commits = try await writer.value
         #expect(checked == 4 * 8 * 2 * Kind.allCases.count)
         #expect(commits > 0, "the writer never committed while the searches ran")
