@@ -25,11 +25,34 @@ extension Searcher {
         try cancellable.search(query, limit: limit, offset: offset, orderBy: orderBy, boosts: boosts, counting: counting)
     }
 
+    /// `search` with a query string, off the caller's actor, stopping once the task is cancelled (see
+    /// `Searcher.search(_:limit:offset:fields:orderBy:boosts:counting:options:)`).
+    /// - Throws: `IndexError`, as `search` does, and `.cancelled` when the task is cancelled.
+    @concurrent
+    public func searchAsync(
+        _ text: String, limit: Int = 10, offset: Int = 0, fields: [String] = [], orderBy: SearchOrder = .relevance,
+        boosts: [String: Float] = [:], counting: CountPolicy = .standard, options: QueryParserOptions = .init()
+    ) async throws(IndexError) -> SearchResults {
+        try cancellable.search(
+            text, limit: limit, offset: offset, fields: fields, orderBy: orderBy, boosts: boosts, counting: counting,
+            options: options)
+    }
+
     /// `count` off the caller's actor, stopping once the task is cancelled (see `Searcher.count`).
     /// - Throws: `IndexError`, as `count` does, and `.cancelled` when the task is cancelled.
     @concurrent
     public func countAsync(_ query: Query) async throws(IndexError) -> Int {
         try cancellable.count(query)
+    }
+
+    /// `count` with a query string, off the caller's actor, stopping once the task is cancelled (see
+    /// `Searcher.count(_:fields:options:)`).
+    /// - Throws: `IndexError`, as `count` does, and `.cancelled` when the task is cancelled.
+    @concurrent
+    public func countAsync(_ text: String, fields: [String] = [], options: QueryParserOptions = .init())
+        async throws(IndexError) -> Int
+    {
+        try cancellable.count(text, fields: fields, options: options)
     }
 
     /// `aggregate` off the caller's actor, stopping once the task is cancelled (see `Searcher.aggregate`).
@@ -52,7 +75,8 @@ extension Searcher {
     /// - Throws: `IndexError`, as `moreLikeThis` does, and `.cancelled` when the task is cancelled.
     @concurrent
     public func moreLikeThisAsync(
-        idField: String, id: FieldValue, fields: [String] = [], limit: Int = 10, options: MoreLikeThisOptions = .init()
+        idField: String, id: some FieldValueConvertible, fields: [String] = [], limit: Int = 10,
+        options: MoreLikeThisOptions = .init()
     ) async throws(IndexError) -> SearchResults {
         try cancellable.moreLikeThis(idField: idField, id: id, fields: fields, limit: limit, options: options)
     }
@@ -70,11 +94,34 @@ extension Index {
             query, limit: limit, offset: offset, orderBy: orderBy, boosts: boosts, counting: counting)
     }
 
+    /// `search` with a query string and the current searcher, off the caller's actor and cancellable (see
+    /// `Searcher.searchAsync(_:limit:offset:fields:orderBy:boosts:counting:options:)`).
+    /// - Throws: `IndexError`, as `search` does, and `.cancelled` when the task is cancelled.
+    @concurrent
+    public func searchAsync(
+        _ text: String, limit: Int = 10, offset: Int = 0, fields: [String] = [], orderBy: SearchOrder = .relevance,
+        boosts: [String: Float] = [:], counting: CountPolicy = .standard, options: QueryParserOptions = .init()
+    ) async throws(IndexError) -> SearchResults {
+        try await searcher().searchAsync(
+            text, limit: limit, offset: offset, fields: fields, orderBy: orderBy, boosts: boosts, counting: counting,
+            options: options)
+    }
+
     /// `count` with the current searcher, off the caller's actor and cancellable (see `Searcher.countAsync`).
     /// - Throws: `IndexError`, as `count` does, and `.cancelled` when the task is cancelled.
     @concurrent
     public func countAsync(_ query: Query) async throws(IndexError) -> Int {
         try await searcher().countAsync(query)
+    }
+
+    /// `count` with a query string and the current searcher, off the caller's actor and cancellable (see
+    /// `Searcher.countAsync(_:fields:options:)`).
+    /// - Throws: `IndexError`, as `count` does, and `.cancelled` when the task is cancelled.
+    @concurrent
+    public func countAsync(_ text: String, fields: [String] = [], options: QueryParserOptions = .init())
+        async throws(IndexError) -> Int
+    {
+        try await searcher().countAsync(text, fields: fields, options: options)
     }
 
     /// `aggregate` with the current searcher, off the caller's actor and cancellable (see
@@ -100,7 +147,8 @@ extension Index {
     /// - Throws: `IndexError`, as `moreLikeThis` does, and `.cancelled` when the task is cancelled.
     @concurrent
     public func moreLikeThisAsync(
-        idField: String, id: FieldValue, fields: [String] = [], limit: Int = 10, options: MoreLikeThisOptions = .init()
+        idField: String, id: some FieldValueConvertible, fields: [String] = [], limit: Int = 10,
+        options: MoreLikeThisOptions = .init()
     ) async throws(IndexError) -> SearchResults {
         try await searcher().moreLikeThisAsync(idField: idField, id: id, fields: fields, limit: limit, options: options)
     }

@@ -23,6 +23,7 @@ public final class Index: Sendable {
     private let verifiesChecksums: Bool
     /// The reload policy, and the watcher that carries out `.onCommit` for other processes' commits.
     package let autoReload: AutoReload
+    /// The schema the index was created with.
     public let schema: Schema
     private let state: Locked<State>
 

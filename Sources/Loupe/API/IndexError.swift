@@ -37,14 +37,18 @@ public struct IndexError: Error, Sendable, CustomStringConvertible {
 
     /// Where the problem was found; every part is optional.
     public struct Context: Sendable, Hashable {
+        /// The file (or folder) involved, as a path or a file name inside the index.
         public var file: String?
+        /// The segment involved, as its 32-hex-digit name.
         public var segment: String?
+        /// The schema field involved.
         public var field: String?
         /// 1-based line of a JSONL input.
         public var line: Int?
         /// Byte offset within the file, the JSON line or the query string.
         public var byteOffset: Int?
 
+        /// A context with the parts known; the others stay nil.
         public init(
             file: String? = nil, segment: String? = nil, field: String? = nil, line: Int? = nil, byteOffset: Int? = nil
         ) {
@@ -56,11 +60,14 @@ public struct IndexError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The category, to branch on (`error.code == .notFound`).
     public var code: Code
     /// What went wrong and what to do, in one or two sentences.
     public var message: String
+    /// Where the problem was found.
     public var context: Context
 
+    /// An error of `code` with `message` (what went wrong and what to do) and where it was found.
     public init(_ code: Code, _ message: String, context: Context = Context()) {
         self.code = code
         self.message = message

@@ -202,6 +202,7 @@ public struct SegmentInfo: Sendable, Hashable {
     public let documentCount: Int
     /// Documents ever written to the segment, deleted ones included.
     public let maxDoc: Int
+    /// Documents deleted but still held by the segment (until a merge drops them).
     public let deletedCount: Int
     /// Bytes of the segment's files.
     public let byteCount: Int

@@ -33,7 +33,7 @@ import TestSupport
 
     /// An in-memory index of `commits` segments of `perCommit` documents each.
     static func makeIndex(commits: Int, perCommit: Int, mergePolicy: MergePolicy = .logarithmic) throws -> Index {
-        let index = Index.inMemory(schema: schema)
+        let index = try Index.inMemory(schema: schema)
         let writer = try index.writer()
         writer.mergePolicy = mergePolicy
         var rng = SplitMix64(seed: 0xC0FFEE)
@@ -67,7 +67,7 @@ import TestSupport
             switch self {
             case .hits(let results, let snippets):
                 let hits = results.hits.map { "\($0.document.string("id") ?? "?")@\($0.score)" }
-                return "\(results.count) matches: \(hits.joined(separator: " "))\(snippets.isEmpty ? "" : " \(snippets)")"
+                return "\(results.totalCount) matches: \(hits.joined(separator: " "))\(snippets.isEmpty ? "" : " \(snippets)")"
             case .count(let n): return "count \(n)"
             case .json(let json): return json
             case .facets(let counts): return counts.map { "\($0.value)=\($0.count)" }.joined(separator: " ")
@@ -109,7 +109,7 @@ import TestSupport
         case .moreLikeThis:
             .hits(
                 try s.moreLikeThis(
-                    idField: "id", id: .text("d3"), fields: ["body"], limit: 10, options: .init(minTermFrequency: 1, minDocFrequency: 1)),
+                    idField: "id", id: "d3", fields: ["body"], limit: 10, options: .init(minTermFrequency: 1, minDocFrequency: 1)),
                 snippets: [])
         }
     }
@@ -134,7 +134,7 @@ import TestSupport
         case .moreLikeThis:
             .hits(
                 try await s.moreLikeThisAsync(
-                    idField: "id", id: .text("d3"), fields: ["body"], limit: 10, options: .init(minTermFrequency: 1, minDocFrequency: 1)),
+                    idField: "id", id: "d3", fields: ["body"], limit: 10, options: .init(minTermFrequency: 1, minDocFrequency: 1)),
                 snippets: [])
         }
     }
@@ -206,7 +206,7 @@ import TestSupport
                             }
                             // The index's current searcher moves on under the writer; its reads must still succeed.
                             let current = try await index.searchAsync(.term("body", .text(Self.words[t])), limit: 5)
-                            #expect(current.hits.count <= 5 && current.count >= current.hits.count)
+                            #expect(current.count <= 5 && current.totalCount >= current.count)
                             _ = try index.termCounts("tag", limit: 3)
                         }
                         return compared
@@ -232,16 +232,22 @@ import TestSupport
         let query: Query = .term("body", "alpha")
         #expect(try await index.searchAsync(query, limit: 7, offset: 2) == index.search(query, limit: 7, offset: 2))
         #expect(try await index.countAsync(query) == index.count(query))
+        #expect(try await index.searchAsync("alpha beta", limit: 5) == index.search("alpha beta", limit: 5))
+        #expect(
+            try await searcher.searchAsync("gamma -delta", offset: 1, fields: ["body"], orderBy: .ascending("n"))
+                == searcher.search("gamma -delta", offset: 1, fields: ["body"], orderBy: .ascending("n")))
+        #expect(try await index.countAsync("alpha OR tag:red") == index.count("alpha OR tag:red"))
+        #expect(try await searcher.countAsync("beta", fields: ["body"]) == searcher.count("beta", fields: ["body"]))
         #expect(try await index.aggregateAsync(Self.aggregationRequest) == index.aggregate(Self.aggregationRequest))
         #expect(try await index.termCountsAsync("tag", matching: query, limit: 2) == index.termCounts("tag", matching: query, limit: 2))
         let options = MoreLikeThisOptions(minTermFrequency: 1, minDocFrequency: 1)
         #expect(
-            try await index.moreLikeThisAsync(idField: "id", id: .text("d1"), options: options)
-                == index.moreLikeThis(idField: "id", id: .text("d1"), options: options))
+            try await index.moreLikeThisAsync(idField: "id", id: "d1", options: options)
+                == index.moreLikeThis(idField: "id", id: "d1", options: options))
         // Errors come through typed and unchanged.
         await #expect(throws: IndexError.self) { try await index.searchAsync(.term("nope", "x")) }
         do {
-            _ = try await index.moreLikeThisAsync(idField: "id", id: .text("missing"))
+            _ = try await index.moreLikeThisAsync(idField: "id", id: "missing")
             Issue.record("moreLikeThisAsync found a missing document")
         } catch {
             #expect(error.code == .notFound)
@@ -272,16 +278,20 @@ import TestSupport
                 await code { () async throws(IndexError) in
                     _ = try await searcher.searchAsync(.matchAll, orderBy: .ascending("n"))
                 })
+            codes.append(await code { () async throws(IndexError) in _ = try await index.searchAsync("alpha") })
+            codes.append(await code { () async throws(IndexError) in _ = try await searcher.searchAsync("alpha beta") })
             codes.append(await code { () async throws(IndexError) in _ = try await index.countAsync(.term("body", "beta")) })
+            codes.append(await code { () async throws(IndexError) in _ = try await index.countAsync("beta") })
+            codes.append(await code { () async throws(IndexError) in _ = try await searcher.countAsync("beta") })
             codes.append(await code { () async throws(IndexError) in _ = try await searcher.countAsync(.matchAll) })
             codes.append(await code { () async throws(IndexError) in _ = try await index.aggregateAsync(Self.aggregationRequest) })
             codes.append(await code { () async throws(IndexError) in _ = try await searcher.aggregateAsync(Self.aggregationRequest) })
             codes.append(await code { () async throws(IndexError) in _ = try await index.termCountsAsync("tag") })
             codes.append(await code { () async throws(IndexError) in _ = try await searcher.termCountsAsync("tag") })
             codes.append(
-                await code { () async throws(IndexError) in _ = try await index.moreLikeThisAsync(idField: "id", id: .text("d1")) })
+                await code { () async throws(IndexError) in _ = try await index.moreLikeThisAsync(idField: "id", id: "d1") })
             codes.append(
-                await code { () async throws(IndexError) in _ = try await searcher.moreLikeThisAsync(idField: "id", id: .text("d1")) })
+                await code { () async throws(IndexError) in _ = try await searcher.moreLikeThisAsync(idField: "id", id: "d1") })
             // The synchronous calls never check for cancellation.
             codes.append(await code { () async throws(IndexError) in _ = try index.search(.matchAll) })
             codes.append(await code { () async throws(IndexError) in _ = try searcher.aggregate(Self.aggregationRequest) })
@@ -289,10 +299,10 @@ import TestSupport
         }
         task.cancel()
         let codes = await task.value
-        #expect(codes == Array(repeating: .cancelled, count: 11) + [nil, nil])
+        #expect(codes == Array(repeating: .cancelled, count: 15) + [nil, nil])
         // The index is untouched: the same calls in a live task succeed.
         #expect(try await index.countAsync(.matchAll) == 200)
-        #expect(try await index.searchAsync(.matchAll, limit: 3).count == 200)
+        #expect(try await index.searchAsync(.matchAll, limit: 3).totalCount == 200)
     }
 
     /// The synchronous calls keep compiling, without `await`, inside an async function: had the async variants
@@ -303,12 +313,15 @@ import TestSupport
         let results = try index.search(.term("body", "alpha"), limit: 5)
         let fromSearcher = try searcher.search(.term("body", "alpha"), limit: 5)
         let count = try index.count(.matchAll)
+        let fromText = try index.search("alpha", limit: 5)
+        let countOfText = try searcher.count("alpha")
         let aggregation = try index.aggregate(#"{"n": {"max": {"field": "n"}}}"#)
         let counts = try searcher.termCounts("tag")
-        let similar = try index.moreLikeThis(idField: "id", id: .text("d1"))
+        let similar = try index.moreLikeThis(idField: "id", id: "d1")
         await Task.yield()
         #expect(results == fromSearcher)
         #expect(count == 20)
+        #expect(fromText == results && countOfText == results.totalCount)
         #expect(aggregation.hasPrefix(#"{"n":"#))
         #expect(counts.reduce(0) { $0 + $1.count } == 20)
         #expect(similar.hits.allSatisfy { $0.document.string("id") != "d1" })
