@@ -1,5 +1,5 @@
 /// Async variants of the long reads: `searchAsync`, `countAsync`, `aggregateAsync`, `termCountsAsync` and
-/// `moreLikeThisAsync`, on `Searcher` and on `Index`.
+/// `moreLikeThisAsync`, on `Searcher` and on `Index` (with the typed `searchAsync(_:as:)` on `Index`).
 ///
 /// Each takes the same parameters as its synchronous twin and returns the same result, but is `@concurrent`: it
 /// runs on the global concurrent executor, never on the caller's actor, so a search started from the main actor
@@ -105,6 +105,33 @@ extension Index {
         try await searcher().searchAsync(
             text, limit: limit, offset: offset, fields: fields, orderBy: orderBy, boosts: boosts, counting: counting,
             options: options)
+    }
+
+    /// Typed search with a query string (see `search(_:as:limit:offset:fields:orderBy:boosts:options:)`), off the
+    /// caller's actor and cancellable; the hits are decoded off the actor too.
+    /// - Throws: `IndexError`, as the synchronous call does, and `.cancelled` when the task is cancelled.
+    @concurrent
+    public func searchAsync<T: Decodable & Sendable>(
+        _ text: String, as type: T.Type, limit: Int = 10, offset: Int = 0, fields: [String] = [],
+        orderBy: SearchOrder = .relevance, boosts: [String: Float] = [:], options: QueryParserOptions = .init()
+    ) async throws(IndexError) -> [T] {
+        try await searcher().searchAsync(
+            text, limit: limit, offset: offset, fields: fields, orderBy: orderBy, boosts: boosts, counting: .hitsOnly,
+            options: options
+        ).map { hit throws(IndexError) in try hit.decode(type) }
+    }
+
+    /// Typed search with a structured query (see `search(_:as:limit:offset:orderBy:boosts:)`), off the caller's
+    /// actor and cancellable; the hits are decoded off the actor too.
+    /// - Throws: `IndexError`, as the synchronous call does, and `.cancelled` when the task is cancelled.
+    @concurrent
+    public func searchAsync<T: Decodable & Sendable>(
+        _ query: Query, as type: T.Type, limit: Int = 10, offset: Int = 0, orderBy: SearchOrder = .relevance,
+        boosts: [String: Float] = [:]
+    ) async throws(IndexError) -> [T] {
+        try await searcher().searchAsync(
+            query, limit: limit, offset: offset, orderBy: orderBy, boosts: boosts, counting: .hitsOnly
+        ).map { hit throws(IndexError) in try hit.decode(type) }
     }
 
     /// `count` with the current searcher, off the caller's actor and cancellable (see `Searcher.countAsync`).

@@ -14,16 +14,19 @@ import Darwin
 /// intercepts the pthread calls, so with this lock `swift test --sanitize=thread` reports only real races.
 /// Uncontended, both are one compare-and-swap to lock and one to unlock.
 ///
-/// The value must be `Sendable`: what the body returns leaves the lock and may reach another thread.
+/// The signatures are `Mutex`'s: the value comes in `sending` and the body gets it `inout sending` and returns a
+/// `sending` result, so a value that is not `Sendable` (a writer's engine) can be kept, and nothing reachable from
+/// it leaves the lock except by being sent.
 @safe
-package final class Locked<Value: Sendable>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
     // @unchecked: `value` is read and written only inside `withLock`, between lock and unlock of `mutex`, whose
-    // memory is allocated once, never moves, and is destroyed only in deinit, when no thread can hold it.
+    // memory is allocated once, never moves, and is destroyed only in deinit, when no thread can hold it; and, as
+    // for `Mutex`, the `sending` parameters keep the value's region out of every caller's.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     @exclusivity(unchecked) private var value: Value
 
     /// A lock around `value`.
-    package init(_ value: Value) {
+    package init(_ value: sending Value) {
         unsafe mutex = .allocate(capacity: 1)
         unsafe mutex.initialize(to: pthread_mutex_t())
         let status = unsafe pthread_mutex_init(mutex, nil)
@@ -39,7 +42,9 @@ package final class Locked<Value: Sendable>: @unchecked Sendable {
 
     /// Runs `body` on the value with the lock held; `body` must not take this lock again (that deadlocks).
     @inline(__always)
-    package func withLock<Result, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
+    package func withLock<Result, E: Error>(
+        _ body: (inout sending Value) throws(E) -> sending Result
+    ) throws(E) -> sending Result {
         unsafe _ = pthread_mutex_lock(mutex)
         defer { unsafe _ = pthread_mutex_unlock(mutex) }
         return try unsafe body(&value)

@@ -221,6 +221,14 @@ import TestSupport
         #expect(commits > 0, "the writer never committed while the searches ran")
     }
 
+    /// A stored document as a model, for the typed searches.
+    struct Row: Decodable, Sendable, Equatable {
+        var id: String
+        var body: String
+        var tag: String
+        var n: Int64?
+    }
+
     /// The async calls give the synchronous calls' results, on a searcher and on the index.
     @Test func asyncCallsReturnWhatSyncCallsReturn() async throws {
         let index = try Self.makeIndex(commits: 4, perCommit: 50)
@@ -237,6 +245,12 @@ import TestSupport
             try await searcher.searchAsync("gamma -delta", offset: 1, fields: ["body"], orderBy: .ascending("n"))
                 == searcher.search("gamma -delta", offset: 1, fields: ["body"], orderBy: .ascending("n")))
         #expect(try await index.countAsync("alpha OR tag:red") == index.count("alpha OR tag:red"))
+        let rows = try await index.searchAsync("alpha", as: Row.self, limit: 5)
+        #expect(rows.count == 5)
+        #expect(try rows == index.search("alpha", as: Row.self, limit: 5))
+        #expect(
+            try await index.searchAsync(query, as: Row.self, offset: 3, orderBy: .descending("n"))
+                == index.search(query, as: Row.self, offset: 3, orderBy: .descending("n")))
         #expect(try await searcher.countAsync("beta", fields: ["body"]) == searcher.count("beta", fields: ["body"]))
         #expect(try await index.aggregateAsync(Self.aggregationRequest) == index.aggregate(Self.aggregationRequest))
         #expect(try await index.termCountsAsync("tag", matching: query, limit: 2) == index.termCounts("tag", matching: query, limit: 2))
@@ -280,6 +294,7 @@ import TestSupport
                 })
             codes.append(await code { () async throws(IndexError) in _ = try await index.searchAsync("alpha") })
             codes.append(await code { () async throws(IndexError) in _ = try await searcher.searchAsync("alpha beta") })
+            codes.append(await code { () async throws(IndexError) in _ = try await index.searchAsync("alpha", as: Row.self) })
             codes.append(await code { () async throws(IndexError) in _ = try await index.countAsync(.term("body", "beta")) })
             codes.append(await code { () async throws(IndexError) in _ = try await index.countAsync("beta") })
             codes.append(await code { () async throws(IndexError) in _ = try await searcher.countAsync("beta") })
@@ -299,7 +314,7 @@ import TestSupport
         }
         task.cancel()
         let codes = await task.value
-        #expect(codes == Array(repeating: .cancelled, count: 15) + [nil, nil])
+        #expect(codes == Array(repeating: .cancelled, count: 16) + [nil, nil])
         // The index is untouched: the same calls in a live task succeed.
         #expect(try await index.countAsync(.matchAll) == 200)
         #expect(try await index.searchAsync(.matchAll, limit: 3).totalCount == 200)
