@@ -7,6 +7,8 @@ import CZlib
 /// Not thread-safe: one thread uses it at a time (it may move between threads, as in a pool).
 @safe
 package final class Inflater: @unchecked Sendable {
+  // @unchecked: the z_stream is mutated by every call, so an inflater must have one user at a time; it crosses
+  // threads only through a lock-protected pool (`DocStoreReader.inflaters`).
   /// Deflate's worst case expands 1 compressed byte into at most 1032 output bytes (a 258-byte match per
   /// 2 bits); a declared size beyond that is corrupt, and rejecting it avoids allocating it.
   package static let maxExpansion = 1032

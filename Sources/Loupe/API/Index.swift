@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import LoupeAnalysis
-import Synchronization
 
 /// A search index: a schema, committed segments, and the current searcher over them.
 ///
@@ -24,8 +23,9 @@ public final class Index: Sendable {
     private let verifiesChecksums: Bool
     /// The reload policy, and the watcher that carries out `.onCommit` for other processes' commits.
     package let autoReload: AutoReload
+    /// The schema the index was created with.
     public let schema: Schema
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     private struct State {
         var searcher: Searcher
@@ -114,7 +114,7 @@ public final class Index: Sendable {
         let searcher = try Self.openSearcher(
             directory: directory, meta: meta, reusing: [], analyzers: analyzers, verifyChecksums: verifyChecksums,
             storeCache: storeCache, registry: openSegments)
-        state = Mutex(State(searcher: searcher, analyzers: analyzers))
+        state = Locked(State(searcher: searcher, analyzers: analyzers))
         autoReload.start(self)
     }
 

@@ -4,7 +4,7 @@ public struct IndexError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: String, Sendable {
             case invalidArgument, invalidDocument, invalidQuery, corruption, incompatibleFormat, schemaMismatch, io
-            case writerLocked, notFound
+            case writerLocked, notFound, cancelled
         }
 
         private let kind: Kind
@@ -28,20 +28,27 @@ public struct IndexError: Error, Sendable, CustomStringConvertible {
         public static let writerLocked = Code(.writerLocked)
         /// No index (or file) at the given place.
         public static let notFound = Code(.notFound)
+        /// The task running an async call (`searchAsync`, `aggregateAsync`, …) was cancelled: the call stopped at
+        /// the next segment and returned no partial result. Nothing is wrong with the index; retry if still wanted.
+        public static let cancelled = Code(.cancelled)
 
         public var description: String { kind.rawValue }
     }
 
     /// Where the problem was found; every part is optional.
     public struct Context: Sendable, Hashable {
+        /// The file (or folder) involved, as a path or a file name inside the index.
         public var file: String?
+        /// The segment involved, as its 32-hex-digit name.
         public var segment: String?
+        /// The schema field involved.
         public var field: String?
         /// 1-based line of a JSONL input.
         public var line: Int?
         /// Byte offset within the file, the JSON line or the query string.
         public var byteOffset: Int?
 
+        /// A context with the parts known; the others stay nil.
         public init(
             file: String? = nil, segment: String? = nil, field: String? = nil, line: Int? = nil, byteOffset: Int? = nil
         ) {
@@ -53,11 +60,14 @@ public struct IndexError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The category, to branch on (`error.code == .notFound`).
     public var code: Code
     /// What went wrong and what to do, in one or two sentences.
     public var message: String
+    /// Where the problem was found.
     public var context: Context
 
+    /// An error of `code` with `message` (what went wrong and what to do) and where it was found.
     public init(_ code: Code, _ message: String, context: Context = Context()) {
         self.code = code
         self.message = message

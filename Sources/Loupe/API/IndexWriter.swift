@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The one writer of an index: buffers documents in memory, flushes them to new segments when the memory
 /// budget fills, and publishes them — and the deletions asked for — atomically at `commit()`.
@@ -19,20 +18,20 @@ import Synchronization
 /// merges and publishes them, but, like releasing, discards the documents and deletions not yet committed:
 /// commit first. Every throwing method of a closed writer throws `.invalidArgument`.
 ///
-/// **Concurrency.** The writer is `Sendable`: its state (the engine, `SegmentUpdater`) sits behind a `Mutex`, so
+/// **Concurrency.** The writer is `Sendable`: its state (the engine, `SegmentUpdater`) sits behind a lock, so
 /// every method may be called from any thread or task, and calls are serialized. A document is checked and
 /// converted against the schema before the lock is taken, so tasks adding at once convert in parallel and
 /// queue only to buffer. A call that commits, merges or waits for merges holds the lock, and so blocks the
 /// other callers, until it returns. Merges themselves run on a background queue.
 public final class IndexWriter: Sendable {
     let index: Index
-    private let engine: Mutex<SegmentUpdater>
+    private let engine: Locked<SegmentUpdater>
 
     /// - Parameter removingOrphans: remove the files no commit references now (false for `garbageCollect`, which
     ///   lists what it removes).
     init(index: Index, memoryBudget: Int, removingOrphans: Bool = true) throws(IndexError) {
         self.index = index
-        engine = Mutex(try SegmentUpdater(index: index, memoryBudget: memoryBudget, removingOrphans: removingOrphans))
+        engine = Locked(try SegmentUpdater(index: index, memoryBudget: memoryBudget, removingOrphans: removingOrphans))
     }
 
     /// Runs `body` on the engine, holding the lock.

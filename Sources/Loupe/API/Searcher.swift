@@ -7,12 +7,32 @@ public final class Searcher: Sendable {
     package let segments: [SegmentReader]
     package let analyzers: AnalyzerRegistry
     /// Memory the scorers of this searcher's searches reuse.
-    package let scratch = ScorerScratch()
+    package let scratch: ScorerScratch
+    /// Checked between segments by every search of this searcher: `.never`, except in the views the async calls
+    /// search through (`stopping(when:)`).
+    package let stop: StopCondition
 
     package init(schema: Schema, segments: [SegmentReader], analyzers: AnalyzerRegistry) {
         self.schema = schema
         self.segments = segments
         self.analyzers = analyzers
+        scratch = ScorerScratch()
+        stop = .never
+    }
+
+    /// The same snapshot (segments, analyzers, scratch memory) whose searches stop, throwing `.cancelled`, once
+    /// `stop` is met. The async calls run the synchronous ones on such a view, so every read — search, count,
+    /// aggregation, term counts, more-like-this — checks it without a parameter of its own.
+    package func stopping(when stop: StopCondition) -> Searcher {
+        Searcher(sharing: self, stop: stop)
+    }
+
+    private init(sharing other: Searcher, stop: StopCondition) {
+        schema = other.schema
+        segments = other.segments
+        analyzers = other.analyzers
+        scratch = other.scratch
+        self.stop = stop
     }
 
     /// Live (not deleted) documents in the snapshot.
@@ -84,8 +104,10 @@ public final class Searcher: Sendable {
     }
 
     /// Runs `weight` over every segment into `collector`.
+    /// - Throws: `IndexError` `.corruption` for damaged postings; `.cancelled` once `stop` is met (checked before
+    ///   each segment).
     package func collect<C: Collector>(_ weight: Weight, into collector: inout C) throws(IndexError) {
-        try SegmentSearch.run(weight, over: segments, scratch: scratch, into: &collector)
+        try SegmentSearch.run(weight, over: segments, scratch: scratch, stop: stop, into: &collector)
     }
 
     /// The number of documents matching `query`, without scoring.
@@ -180,6 +202,7 @@ public struct SegmentInfo: Sendable, Hashable {
     public let documentCount: Int
     /// Documents ever written to the segment, deleted ones included.
     public let maxDoc: Int
+    /// Documents deleted but still held by the segment (until a merge drops them).
     public let deletedCount: Int
     /// Bytes of the segment's files.
     public let byteCount: Int

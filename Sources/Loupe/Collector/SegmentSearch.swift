@@ -11,13 +11,16 @@
 /// MaxScore inside the region. This is block-max pruning for any tree: over a conjunction it is block-max AND.
 package enum SegmentSearch {
     /// Every segment of `segments`, in order, into `collector`.
+    /// - Parameter stop: asked before each segment; once it is met the search throws, leaving `collector` partial.
     /// - Throws: `IndexError` `.corruption` naming the file and byte offset when a segment's postings or
-    ///   positions turn out damaged while matching.
+    ///   positions turn out damaged while matching; `.cancelled` when `stop` is met.
     package static func run<C: Collector>(
-        _ weight: Weight, over segments: [SegmentReader], scratch: ScorerScratch, into collector: inout C
+        _ weight: Weight, over segments: [SegmentReader], scratch: ScorerScratch, stop: StopCondition = .never,
+        into collector: inout C
     ) throws(IndexError) {
         var block = ScoreBlock()
         for (i, segment) in segments.enumerated() {
+            try stop.throwIfMet()
             var matches = collector.segmentCollector(ordinal: i, segment: segment)
             let known = try weight.shortcutCount(segment, ordinal: i)
             if let known { matches.setMatchCount(known) }
@@ -67,5 +70,28 @@ package enum SegmentSearch {
             live.filter(&block, from: 0)
             if block.count > 0 { collector.collect(block) }
         }
+    }
+}
+
+/// When a long read gives up: asked once per segment by `SegmentSearch.run`, never per document, so a cancelled
+/// search stops within one segment's work. The synchronous API passes `.never`, which costs a nil test per segment.
+package struct StopCondition: Sendable {
+    private let isMet: (@Sendable () -> Bool)?
+
+    /// Never stops.
+    package static let never = StopCondition(isMet: nil)
+
+    /// Stops once the current task is cancelled: the condition of every `…Async` call.
+    package static let whenTaskCancelled = StopCondition(isMet: { Task.isCancelled })
+
+    /// Throws `.cancelled` when the condition is met.
+    @inline(__always)
+    package func throwIfMet() throws(IndexError) {
+        if let isMet, isMet() { throw Self.cancelled() }
+    }
+
+    @inline(never)
+    private static func cancelled() -> IndexError {
+        IndexError(.cancelled, "the task was cancelled; the search stopped before finishing and returned nothing")
     }
 }

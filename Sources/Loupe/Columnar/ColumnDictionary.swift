@@ -9,6 +9,7 @@ import LoupeCodec
 /// A segment's sorted values of one bytes column, read in place.
 @safe
 package struct ColumnDictionary: @unchecked Sendable {
+    // @unchecked: `bytes` views the read-only mapping the column's `FileSlice` keeps alive.
     package let count: Int
     private let starts: NumericValues
     private let bytes: UnsafeRawPointer

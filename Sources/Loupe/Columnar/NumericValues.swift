@@ -30,6 +30,7 @@ struct ValueLine: Equatable {
 /// A block of numeric values decoded in O(1) per value straight from the mapped file.
 @safe
 package struct NumericValues: @unchecked Sendable {
+    // @unchecked: `data` and `blockData` view the read-only mapping the column's `FileSlice` keeps alive.
     package enum Codec: UInt8, Sendable { case bitpacked = 0, linear = 1, blockwiseLinear = 2 }
 
     static let blockSize = 512

@@ -13,6 +13,7 @@ import LoupeCodec
 
 @safe
 struct OptionalIndex: @unchecked Sendable {
+    // @unchecked: `headers` and `data` view the read-only mapping the column's `FileSlice` keeps alive.
     static let blockDocs = 1 << 16
     static let denseThreshold = 5_120
     static let denseBytes = 1_024 * 8 + 1_024 * 2

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// How an `Index` follows new commits (its `ReloadPolicy`): the folder watcher it runs for `.onCommit` on disk,
 /// and how its last automatic reload went.
@@ -10,9 +9,9 @@ package final class AutoReload: Sendable {
     package let policy: ReloadPolicy
     /// Present for `.onCommit` on an `MmapDirectory`: other processes' commits reach this index through it.
     private let watcher: CommitWatcher?
-    private let lastFailure = Mutex<IndexError?>(nil)
+    private let lastFailure = Locked<IndexError?>(nil)
     /// Held for the length of an automatic reload.
-    private let reloading = Mutex<Void>(())
+    private let reloading = Locked<Void>()
 
     /// Starts watching `directory`'s folder when `policy` is `.onCommit` and the directory is on disk;
     /// `start(_:)` then hands the watcher its index.
@@ -46,7 +45,7 @@ package final class AutoReload: Sendable {
     /// Reloads `index`, one automatic reload at a time; records the error of a failed one, forgets it once one
     /// succeeds.
     package func reload(_ index: Index) {
-        reloading.withLock { _ in
+        reloading.withLock {
             let outcome = Result { () throws(IndexError) in try index.reload() }
             lastFailure.withLock {
                 if case .failure(let error) = outcome { $0 = error } else { $0 = nil }

@@ -5,7 +5,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Synchronization
 
 /// Linux: one folder's commits, as a subscription to the process's inotify instance.
 ///
@@ -54,11 +53,11 @@ final class InotifyHub: Sendable {
         let source: any DispatchSourceRead
     }
 
-    private static let instance = Mutex<InotifyHub?>(nil)
+    private static let instance = Locked<InotifyHub?>(nil)
     private static let mask = UInt32(IN_MOVED_TO | IN_CLOSE_WRITE)
 
     private let fd: Int32
-    private let state = Mutex<State>(State())
+    private let state = Locked<State>(State())
     private let source: SourceBox
 
     /// The hub, created on first use (creation is retried on a later call if it failed).

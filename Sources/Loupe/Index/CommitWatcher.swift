@@ -44,7 +44,7 @@ private final class Delivery: Sendable {
     private let queue = DispatchQueue(label: "loupe.commit-watcher")
     /// Set while a callback is scheduled and has not started.
     private let pending = Atomic<Bool>(false)
-    private let state = Mutex<State>(State())
+    private let state = Locked<State>(State())
 
     private struct State {
         var onCommit: (@Sendable () -> Void)?

@@ -11,7 +11,7 @@
 /// - Every add and delete takes the next opstamp; a delete removes only the documents added before it.
 /// - `committed` is the last commit point this updater wrote or read; `pending` lists the segments flushed since,
 ///   whose files exist but which no commit lists yet.
-/// - It is a value owned by one `IndexWriter`, which serializes every call to it behind a `Mutex`.
+/// - It is a value owned by one `IndexWriter`, which serializes every call to it behind a lock.
 struct SegmentUpdater {
     let index: Index
     /// The index's writer lock; nil once the updater is closed.

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Merges run off the writer's thread. A merge reads a snapshot of its segments and writes the merged segment's
 /// files in the background; the writer publishes the result later, holding its lock, at a commit (or
@@ -28,7 +27,7 @@ package final class BackgroundMerges: Sendable {
         var finished: [Finished] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let queue = DispatchQueue(label: "loupe.merges")
 
     package init() {}

@@ -1,5 +1,4 @@
 import LoupeAutomata
-import Synchronization
 
 /// Compiled automata shared by the searches of a process: a regex, wildcard or fuzzy word is parsed and compiled
 /// to an NFA once, and the lazily determinized DFAs it walked dictionaries with are kept, transitions and all, for
@@ -51,7 +50,7 @@ package final class AutomatonCache: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let entryLimit: Int
     private let byteLimit: Int
     /// Idle DFAs kept per pattern: one per search running it at the same time, up to this.

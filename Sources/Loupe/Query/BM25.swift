@@ -60,6 +60,7 @@ package struct BM25Weight: Sendable {
 /// it through a raw pointer: no bounds check and no reference counting per document.
 @safe
 package final class NormFactors: @unchecked Sendable {
+    // @unchecked: `base` is written only in init and freed only in deinit.
     /// 256 factors, indexed by norm code; immutable after `init`.
     package let base: UnsafeMutablePointer<Float>
 

@@ -1,11 +1,9 @@
-import Synchronization
-
 /// The segments (and deleted-documents generations) that searchers of one `Index` have open, so garbage
 /// collection never removes a file a searcher of this process still reads — even where removing a mapped file
 /// would not disturb the mapping, and for directories whose files are not mappings at all.
 package final class OpenSegments: Sendable {
     /// Per segment, per deleted-documents generation (nil: none), the number of open readers.
-    private let counts = Mutex<[SegmentID: [UInt64?: Int]]>([:])
+    private let counts = Locked<[SegmentID: [UInt64?: Int]]>([:])
 
     package init() {}
 

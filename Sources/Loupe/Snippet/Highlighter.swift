@@ -1,6 +1,5 @@
 import LoupeAnalysis
 import LoupeAutomata
-import Synchronization
 
 /// What a query matches in each field, kept with the hits so `SearchHit.snippet` can mark it in stored text:
 /// exact terms, phrases, and the automata of fuzzy, prefix, wildcard and regex queries (so a hit found by
@@ -21,7 +20,7 @@ package final class Highlighter: Sendable {
     private let searcher: Searcher
     private let query: Query
     /// The matchers per field, worked out from the query on the first snippet (most searches ask for none).
-    private let matchers = Mutex<[String: [Matcher]]?>(nil)
+    private let matchers = Locked<[String: [Matcher]]?>(nil)
 
     package init(searcher: Searcher, query: Query) {
         self.searcher = searcher

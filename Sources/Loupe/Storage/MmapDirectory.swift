@@ -9,6 +9,7 @@ import Darwin
 /// A read-only memory mapping of a whole file; unmapped when the last slice referencing it goes away.
 @safe
 package final class MappedFile: FileOwner, @unchecked Sendable {
+    // @unchecked: `base` points at a read-only mapping that is never written and is unmapped only in deinit.
     private let base: UnsafeRawPointer?
     private let length: Int
 
@@ -30,7 +31,7 @@ package final class MappedFile: FileOwner, @unchecked Sendable {
 }
 
 /// The writer lock of an on-disk index: an exclusive `flock` on `.loupe-writer.lock`, held while the value lives.
-private final class FileLock: DirectoryLock, @unchecked Sendable {
+private final class FileLock: DirectoryLock, Sendable {
     private let fd: Int32
 
     init(fd: Int32) { self.fd = fd }
@@ -39,7 +40,7 @@ private final class FileLock: DirectoryLock, @unchecked Sendable {
 }
 
 /// Segment files on disk, read through mmap.
-package final class MmapDirectory: Directory, @unchecked Sendable {
+package final class MmapDirectory: Directory, Sendable {
     package let path: String
     package static let writerLockName = ".loupe-writer.lock"
 

@@ -1,6 +1,4 @@
-import Synchronization
-
-private final class RAMLock: DirectoryLock, @unchecked Sendable {
+private final class RAMLock: DirectoryLock, Sendable {
     let release: @Sendable () -> Void
     init(release: @escaping @Sendable () -> Void) { self.release = release }
     deinit { release() }
@@ -13,7 +11,7 @@ package final class RAMDirectory: Directory, Sendable {
         var writerLocked = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     package init() {}
 

@@ -17,6 +17,7 @@ package protocol FileOwner: AnyObject, Sendable {}
 /// Mirrors tantivy's `OwnedBytes`: copying the slice retains the owner, never the bytes.
 @safe
 package struct FileSlice: @unchecked Sendable {
+    // @unchecked: `bytes` is never written through, and `owner` keeps it mapped (or allocated) while any copy lives.
     package let owner: any FileOwner
     package let bytes: UnsafeRawBufferPointer
 
@@ -37,6 +38,7 @@ package struct FileSlice: @unchecked Sendable {
 /// Heap memory owned by a slice: the in-memory directory's files and test buffers.
 @safe
 package final class HeapBytes: FileOwner, @unchecked Sendable {
+    // @unchecked: `buffer` is written only in init, read-only after, and freed only in deinit.
     package let buffer: UnsafeMutableRawBufferPointer
 
     package init(_ bytes: [UInt8]) {

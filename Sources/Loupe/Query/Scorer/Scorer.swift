@@ -1,5 +1,3 @@
-import Synchronization
-
 // Query execution, one segment at a time: a `Weight` (the query resolved against a searcher) builds a tree of
 // scorers per segment, and a driver (Collector/SegmentSearch.swift) pulls matches out of its root a block at a
 // time and hands them to a collector.
@@ -122,6 +120,8 @@ package final class ScorerScratch: Sendable {
     /// One window's zeroed memory.
     @safe
     package final class Window: @unchecked Sendable {
+        // @unchecked: the memory is written by one search at a time; a window crosses threads only through the
+        // lock-protected `free` list, zeroed when it goes back.
         let bits: UnsafeMutablePointer<UInt64>
         let scores: UnsafeMutablePointer<ScoreSum>
         let counts: UnsafeMutablePointer<UInt8>
@@ -144,7 +144,7 @@ package final class ScorerScratch: Sendable {
 
     /// Windows kept at most: enough for a few concurrent searches with a few unions each.
     private static let kept = 32
-    private let free = Mutex<[Window]>([])
+    private let free = Locked<[Window]>([])
 
     package init() {}
 

@@ -3,6 +3,7 @@ import LoupeCodec
 /// A segment's deleted documents, read straight from the mapped file: one bit test per document.
 @safe
 package struct DeletedDocs: @unchecked Sendable {
+    // @unchecked: `words` views the read-only mapping `file` keeps alive.
     /// Keeps the mapping alive.
     private let file: FileSlice
     private let words: UnsafeRawBufferPointer

@@ -59,20 +59,14 @@ package final class DocStoreCache: Sendable {
         package mutating func markValidated(_ document: Int) { validated[document >> 6] |= 1 << (document & 63) }
     }
 
-    private final class Shard: Sendable {
-        let lru: Mutex<LRUCache>
-
-        init(budget: Int) { lru = Mutex(LRUCache(budget: budget)) }
-    }
-
     /// The most bytes of blocks held.
     package let budgetBytes: Int
-    private let shards: [Shard]
+    private let shards: [Locked<LRUCache>]
     private let lastStore = Atomic<UInt64>(0)
 
     package init(budgetBytes: Int = DocStoreCache.defaultBudgetBytes) {
         self.budgetBytes = budgetBytes
-        shards = (0..<Self.shardCount).map { _ in Shard(budget: budgetBytes / Self.shardCount) }
+        shards = (0..<Self.shardCount).map { _ in Locked(LRUCache(budget: budgetBytes / Self.shardCount)) }
     }
 
     /// A store number no other store of this cache has: the `store` of its keys.
@@ -81,12 +75,12 @@ package final class DocStoreCache: Sendable {
     /// The cached block for `key`, now the most recently used, and whether its document `document` was validated;
     /// nil when absent.
     package func block(_ key: Key, document: Int) -> (block: DecodedBlock, validated: Bool)? {
-        shard(key).lru.withLock { lru in lru.value(for: key).map { ($0.block, $0.isValidated(document)) } }
+        shard(key).withLock { lru in lru.value(for: key).map { ($0.block, $0.isValidated(document)) } }
     }
 
     /// Records that document `document` of the block cached for `key` (if it still is) was validated.
     package func markValidated(_ key: Key, document: Int) {
-        shard(key).lru.withLock { lru in lru.modifyValue(for: key) { $0.markValidated(document) } }
+        shard(key).withLock { lru in lru.modifyValue(for: key) { $0.markValidated(document) } }
     }
 
     /// Caches `block` of `documents` documents for `key`, its document `document` validated, keeping what was known
@@ -95,7 +89,7 @@ package final class DocStoreCache: Sendable {
     package func insert(_ block: DecodedBlock, documents: Int, validated document: Int, for key: Key) {
         var fresh = Entry(block: block, validated: [UInt64](repeating: 0, count: (documents + 63) / 64))
         fresh.markValidated(document)
-        shard(key).lru.withLock { lru in
+        shard(key).withLock { lru in
             if let held = lru.value(for: key) {
                 if held.block.bytes.count >= block.bytes.count {
                     lru.modifyValue(for: key) { $0.markValidated(document) }
@@ -111,16 +105,16 @@ package final class DocStoreCache: Sendable {
     /// Drops the blocks of `store`, whose reader is going away.
     /// - Complexity: O(blocks cached).
     package func removeAll(store: UInt64) {
-        for shard in shards { shard.lru.withLock { $0.removeAll { $0.store == store } } }
+        for shard in shards { shard.withLock { $0.removeAll { $0.store == store } } }
     }
 
     /// Bytes of blocks held.
-    package var totalBytes: Int { shards.reduce(0) { total, shard in total + shard.lru.withLock { $0.totalCost } } }
+    package var totalBytes: Int { shards.reduce(0) { total, shard in total + shard.withLock { $0.totalCost } } }
 
     /// Blocks held.
-    package var blockCount: Int { shards.reduce(0) { total, shard in total + shard.lru.withLock { $0.count } } }
+    package var blockCount: Int { shards.reduce(0) { total, shard in total + shard.withLock { $0.count } } }
 
-    private func shard(_ key: Key) -> Shard {
+    private func shard(_ key: Key) -> Locked<LRUCache> {
         // Fibonacci hashing: the top bits of the product spread consecutive blocks and stores over the shards.
         let mixed = (key.store &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(truncatingIfNeeded: key.block)
         return shards[Int(truncatingIfNeeded: (mixed &* 0x9E37_79B9_7F4A_7C15) >> 61)]

@@ -1,5 +1,4 @@
 import LoupeCodec
-import Synchronization
 
 /// Fetches stored documents: finds the block by binary search over the index, takes its decoded bytes from the
 /// index's shared `DocStoreCache` or decodes it (only through the wanted document), and slices out one document.
@@ -8,6 +7,8 @@ import Synchronization
 /// the store opens, so a lookup never leaves the file; a block's own header is checked as it is decoded.
 @safe
 package final class DocStoreReader: @unchecked Sendable {
+    // @unchecked: `body` views the read-only mapping `file` keeps alive; the only mutable state, the inflater pool,
+    // is behind a lock.
     /// One index entry, with the number of documents the next entry implies.
     package struct Entry {
         package var firstDoc: Int
@@ -27,7 +28,7 @@ package final class DocStoreReader: @unchecked Sendable {
     private let cache: DocStoreCache
     private let cacheStore: UInt64
     /// Decompressors reused across fetches of a v1 store; one per thread fetching at the same time.
-    let inflaters = Mutex<[Inflater]>([])
+    let inflaters = Locked<[Inflater]>([])
 
     /// Opens a store and validates its footer, trailer and every index entry.
     /// - Parameter cache: where decoded blocks are kept, shared with the index's other stores.

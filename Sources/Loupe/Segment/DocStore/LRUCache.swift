@@ -7,7 +7,7 @@
 /// reused. Not a generic `Dictionary`: its first use in a process builds the metadata of its storage class and
 /// looks up the key's conformances, 0.35 M instructions (a tenth of a millisecond) that every `idx search` paid
 /// on its first fetch; and a multiplicative hash of two integers costs less than a SipHash per fetch.
-package struct LRUCache {
+package struct LRUCache: Sendable {
     package typealias Key = DocStoreCache.Key
     package typealias Value = DocStoreCache.Entry
 

@@ -6,6 +6,7 @@ package struct FieldNormsReader: Sendable {
     /// One field's norms column.
     @safe
     package struct Column: @unchecked Sendable {
+        // @unchecked: `base` views the read-only mapping the reader's `FileSlice` keeps alive.
         /// The packed codes; for a column of width 0, any readable byte (the mask ignores it).
         private let base: UnsafeRawPointer
         /// Documents in the column (the segment's maxDoc).

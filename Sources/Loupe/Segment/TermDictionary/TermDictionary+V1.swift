@@ -3,6 +3,7 @@ import LoupeCodec
 /// One field's blocks in format v1 (read only): blocks of 32 terms whose keys and info deltas are VInts.
 @safe
 struct TermBlocksV1: TermBlockLayout, @unchecked Sendable {
+    // @unchecked: `body` views the read-only mapping that the dictionary reader's `FileSlice` keeps alive.
     /// The file's body up to the directory.
     private let body: UnsafeRawBufferPointer
     let termCount: Int

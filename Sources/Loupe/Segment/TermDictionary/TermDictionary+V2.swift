@@ -4,6 +4,7 @@ import LoupeCodec
 /// whose keys and infos are decoded on demand.
 @safe
 struct TermBlocksV2: TermBlockLayout, @unchecked Sendable {
+    // @unchecked: `base` views the read-only mapping that the dictionary reader's `FileSlice` keeps alive.
     /// The start of the file. Bitpacked infos are read with 8-byte loads that may pass their block's end but never
     /// the file's: every block is followed by its section's block index, whose first array ends in 8 bytes of padding.
     private let base: UnsafeRawPointer
