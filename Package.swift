@@ -47,5 +47,7 @@ let package = Package(
             name: "LoupeTests", dependencies: ["Loupe", "LoupeCodec", "LoupeAnalysis", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "IdxTests", dependencies: ["IdxKit", "TestSupport"]),
+        // Written against `import Loupe` alone, as our users' code is: the Tantivy-for-Swift bindings' README snippets.
+        .testTarget(name: "LoupeAPITests", dependencies: ["Loupe"]),
     ]
 )
