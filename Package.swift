@@ -41,7 +41,8 @@ let package = Package(
         .testTarget(
             name: "LoupeAnalysisTests", dependencies: ["LoupeAnalysis", "TestSupport"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "LoupeQueryGrammarTests", dependencies: ["LoupeQueryGrammar", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "LoupeQueryGrammarTests", dependencies: ["LoupeQueryGrammar", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "LoupeAutomataTests", dependencies: ["LoupeAutomata", "TestSupport"]),
         .testTarget(
             name: "LoupeTests", dependencies: ["Loupe", "LoupeCodec", "LoupeAnalysis", "TestSupport"],

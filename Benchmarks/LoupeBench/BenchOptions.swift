@@ -39,7 +39,9 @@ struct BenchOptions {
         }
         func number(_ name: String) throws(UsageError) -> Int {
             let text = try value(name)
-            guard let n = Int(text), n > 0 else { throw UsageError(message: "\(name) needs a positive number, got '\(text)'") }
+            guard let n = Int(text), n > 0 else {
+                throw UsageError(message: "\(name) needs a positive number, got '\(text)'")
+            }
             return n
         }
         while i < arguments.count {
@@ -64,7 +66,10 @@ struct BenchOptions {
             }
             i += 1
         }
-        for (name, v) in [("--corpus", options.corpus), ("--schema", options.schema), ("--queries", options.queries), ("--out", options.out)]
+        for (name, v) in [
+            ("--corpus", options.corpus), ("--schema", options.schema), ("--queries", options.queries),
+            ("--out", options.out),
+        ]
         where v.isEmpty {
             throw UsageError(message: "\(name) is required")
         }
@@ -72,7 +77,8 @@ struct BenchOptions {
             throw UsageError(message: "--reuse-index needs --index-dir")
         }
         guard options.threads == 1 else {
-            throw UsageError(message: "Loupe's writer indexes on one thread; --threads \(options.threads) is not supported yet")
+            throw UsageError(
+                message: "Loupe's writer indexes on one thread; --threads \(options.threads) is not supported yet")
         }
         return options
     }

@@ -39,7 +39,10 @@ extension BenchReport {
             if row.status != "ok" {
                 print(name + " \(row.status): \(row.error ?? "")")
             } else {
-                print(name + String(format: "%11d %8.1f %9.1f %9.1f", row.hits, row.latencyMedian, row.latencyMin, row.floor))
+                print(
+                    name
+                        + String(
+                            format: "%11d %8.1f %9.1f %9.1f", row.hits, row.latencyMedian, row.latencyMin, row.floor))
             }
         }
     }

@@ -67,7 +67,8 @@ struct BenchReport {
             return [
                 "n": qs.count,
                 "latency_us_median": median(latencies),
-                "latency_us_p90": latencies[min(latencies.count - 1, Int((Double(latencies.count) * 0.9).rounded(.up)) - 1)],
+                "latency_us_p90": latencies[
+                    min(latencies.count - 1, Int((Double(latencies.count) * 0.9).rounded(.up)) - 1)],
                 "mean_count": Double(qs.map(\.count).reduce(0, +)) / Double(qs.count),
                 "count_latency_us_median": median(qs.map(\.countLatencyMedian)),
                 "top10_pruned_nofetch_latency_us_median": median(qs.map(\.prunedLatencyMedian)),
@@ -91,13 +92,14 @@ struct BenchReport {
 
     var json: [String: Any] {
         let megabytes = Double(index.inputBytes) / 1e6
-        let seconds = index.seconds > 0 ? index.seconds : .infinity  // an index reused, not built, was not timed
+        let seconds = index.seconds > 0 ? index.seconds : .infinity // an index reused, not built, was not timed
         var engine: [String: Any] = [
             "engine": "loupe",
             "version": "0.1.0-dev",
             "config": ["memory_budget_mb": memoryMB, "threads": 1, "repeat": repetitions, "build": "release"],
             "index": [
-                "docs": index.docs, "docs_failed": index.failed, "input_bytes": index.inputBytes, "index_s": index.seconds,
+                "docs": index.docs, "docs_failed": index.failed, "input_bytes": index.inputBytes,
+                "index_s": index.seconds,
                 "docs_per_s": Double(index.docs) / seconds, "mb_per_s": megabytes / seconds,
                 "size_bytes": index.sizeBytes, "peak_rss_mb": index.peakRSSMB, "segments": index.segments,
             ],
@@ -148,6 +150,8 @@ struct BenchReport {
                     + String(format: "%3d %24.1f %8.1f %15.1f %14.1f", n, p50, p90, pruned, count))
         }
         let skipped = queries.filter { $0.status != "ok" }
-        if !skipped.isEmpty { print("\(skipped.count) queries not run (\(Set(skipped.map(\.status)).sorted().joined(separator: ", ")))") }
+        if !skipped.isEmpty {
+            print("\(skipped.count) queries not run (\(Set(skipped.map(\.status)).sorted().joined(separator: ", ")))")
+        }
     }
 }

@@ -14,7 +14,8 @@ struct BenchRun {
         var report = BenchReport(corpus: options.corpus, memoryMB: options.memoryMB, repetitions: options.repetitions)
         if !options.reuseIndex { try index(schema: schema, into: directory, report: &report) }
         try open(directory, report: &report)
-        let queries = BenchQuery.load(try String(contentsOfFile: options.queries, encoding: .utf8), limit: options.queriesLimit)
+        let queries = BenchQuery.load(
+            try String(contentsOfFile: options.queries, encoding: .utf8), limit: options.queriesLimit)
         (report.queries, report.floor) = try search(queries, directory: directory, idField: schema.idField)
         if let path = options.aggregations {
             report.aggregations = try aggregate(AggregationRow.load(path: path), directory: directory)
@@ -68,7 +69,9 @@ struct BenchRun {
 
     /// Runs `queries` on the index at `directory` as the header of main.swift says: one warm-up pass, then
     /// `repetitions` timed passes, each timing every query three ways back to back.
-    func search(_ queries: [BenchQuery], directory: String, idField: String?) throws -> (
+    func search(
+        _ queries: [BenchQuery], directory: String, idField: String?
+    ) throws -> (
         queries: [BenchReport.QueryResult], floor: BenchReport.Floor
     ) {
         let index = try Index(path: directory)
@@ -112,7 +115,9 @@ struct BenchRun {
         }
         // The floor as the Python engines time theirs: one untimed run, then 100 timed ones, the modes interleaved.
         for run in 0...100 {
-            guard let floor = try? Self.timeThreeWays(absent, searcher: searcher, idField: idField), run > 0 else { continue }
+            guard let floor = try? Self.timeThreeWays(absent, searcher: searcher, idField: idField), run > 0 else {
+                continue
+            }
             for mode in 0..<3 { floorTimes[mode].append(floor.micros[mode]) }
         }
         for i in results.indices where parsed[i] != nil {
@@ -122,14 +127,17 @@ struct BenchRun {
             results[i].countLatencyMedian = median(times[i][2])
             results[i].repeats = times[i][0].count
         }
-        let floor = BenchReport.Floor(top10: median(floorTimes[0]), pruned: median(floorTimes[1]), count: median(floorTimes[2]))
+        let floor = BenchReport.Floor(
+            top10: median(floorTimes[0]), pruned: median(floorTimes[1]), count: median(floorTimes[2]))
         return (results, floor)
     }
 
     /// One query, three ways, in µs: the top-10 with an exact count and the id of each hit (tantivy's
     /// `search(limit=10, count=True)` plus `doc()` per hit); the pruned top-10 with no count and no fetch (the
     /// search-benchmark-game's TOP_10); the count alone.
-    private static func timeThreeWays(_ query: Query, searcher: Searcher, idField: String?) throws(IndexError) -> (
+    private static func timeThreeWays(
+        _ query: Query, searcher: Searcher, idField: String?
+    ) throws(IndexError) -> (
         micros: [Double], count: Int, ids: [String], scores: [Double]
     ) {
         let clock = ContinuousClock()
@@ -177,7 +185,8 @@ struct BenchRun {
 func median(_ values: [Double]) -> Double {
     guard !values.isEmpty else { return 0 }
     let sorted = values.sorted()
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    return sorted.count % 2 == 1
+        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
 extension Duration {

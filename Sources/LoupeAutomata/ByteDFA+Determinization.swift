@@ -6,7 +6,9 @@ extension ByteDFA {
         let next = key[0] == 0 ? stepComplete(key, byte) : stepPartial(key, byte)
         // Interning may have moved the table, so index it only now.
         if key[0] == 0 && byte < 0x80 {
-            for member in asciiAtoms[Int(asciiAtomOf[Int(byte)])] { unsafe table[Int(state) &<< 8 | Int(member)] = next }
+            for member in asciiAtoms[Int(asciiAtomOf[Int(byte)])] {
+                unsafe table[Int(state) &<< 8 | Int(member)] = next
+            }
         } else {
             unsafe table[Int(state) &<< 8 | Int(byte)] = next
         }

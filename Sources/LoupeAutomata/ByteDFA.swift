@@ -113,7 +113,7 @@
     @inlinable
     package func acceptTag(_ state: Int32) -> UInt8? {
         let tag = unsafe acceptTags[Int(state)]
-        return tag == 0xFF ? nil : tag  // 0xFF: ScalarNFA.notAccepting
+        return tag == 0xFF ? nil : tag // 0xFF: ScalarNFA.notAccepting
     }
 
     /// True when every valid UTF-8 byte string read from `state` is accepted, so a caller can accept a

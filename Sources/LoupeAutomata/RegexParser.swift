@@ -298,8 +298,8 @@ struct RegexParser {
             case "s": flags.dotMatchesNewline = enable
             case "R": flags.crlf = enable
             case "x": flags.verbose = enable
-            case "m", "U": break  // Line anchors and greed do not change which whole terms match.
-            case "u" where enable: break  // Always on.
+            case "m", "U": break // Line anchors and greed do not change which whole terms match.
+            case "u" where enable: break // Always on.
             case "u": throw error("byte-oriented matching (`(?-u)`) is not supported", at: position)
             default: throw error("unrecognized flag", at: position)
             }

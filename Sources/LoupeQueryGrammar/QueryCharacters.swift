@@ -88,9 +88,15 @@ enum QueryCharacters {
         var value: UInt32
         switch lead {
         case 0..<0x80: return (Unicode.Scalar(lead), 1)
-        case 0xC0..<0xE0: length = 2; value = UInt32(lead & 0x1F)
-        case 0xE0..<0xF0: length = 3; value = UInt32(lead & 0x0F)
-        default: length = 4; value = UInt32(lead & 0x07)
+        case 0xC0..<0xE0:
+            length = 2
+            value = UInt32(lead & 0x1F)
+        case 0xE0..<0xF0:
+            length = 3
+            value = UInt32(lead & 0x0F)
+        default:
+            length = 4
+            value = UInt32(lead & 0x07)
         }
         let end = min(index + length, bytes.count)
         for continuation in bytes[(index + 1)..<end] {

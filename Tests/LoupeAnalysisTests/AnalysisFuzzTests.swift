@@ -1,6 +1,6 @@
 import LoupeAnalysis
-import Testing
 import TestSupport
+import Testing
 
 /// Seeded random inputs through every built-in analyzer: nothing traps, positions increase, offsets stay
 /// on scalar boundaries, and the fused built-ins agree with the same pipelines built from public parts.
@@ -83,11 +83,12 @@ import TestSupport
             filters: [LowerCaser(), AsciiFoldingFilter(), Stemmer(.english)]
         )
         for _ in 0..<50 {
-            let bytes = ContiguousArray((0..<Int.random(in: 0...64, using: &rng)).map { _ in
-                // Bias towards UTF-8 lead and continuation bytes so that broken sequences are common.
-                Bool.random(using: &rng)
-                    ? UInt8.random(in: 0x80...0xFF, using: &rng) : UInt8.random(in: 0...0x7F, using: &rng)
-            })
+            let bytes = ContiguousArray(
+                (0..<Int.random(in: 0...64, using: &rng)).map { _ in
+                    // Bias towards UTF-8 lead and continuation bytes so that broken sequences are common.
+                    Bool.random(using: &rng)
+                        ? UInt8.random(in: 0x80...0xFF, using: &rng) : UInt8.random(in: 0...0x7F, using: &rng)
+                })
             for analyzer in AnalyzerRegistry.builtIn.names.map(builtIn) + [custom] {
                 var session = AnalysisSession(analyzer)
                 var lastPosition = -1

@@ -30,7 +30,7 @@ enum Fixtures {
             case "n": result.append("\n")
             case "r": result.append("\r")
             case "u":
-                _ = scalars.next()  // "{"
+                _ = scalars.next() // "{"
                 var hex = ""
                 while let digit = scalars.next(), digit != "}" {
                     hex.unicodeScalars.append(digit)

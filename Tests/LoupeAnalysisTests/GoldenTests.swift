@@ -32,7 +32,8 @@ import Testing
             )
         ],
         "whitespace_fold": [
-            TextAnalyzer(tokenizer: WhitespaceTokenizer(), filters: [RemoveLongFilter(limit: 10), AsciiFoldingFilter()])
+            TextAnalyzer(
+                tokenizer: WhitespaceTokenizer(), filters: [RemoveLongFilter(limit: 10), AsciiFoldingFilter()])
         ],
     ]
 

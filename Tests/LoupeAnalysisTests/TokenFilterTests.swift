@@ -20,7 +20,8 @@ import Testing
         let analyzer = TextAnalyzer(tokenizer: SimpleTokenizer(), filters: [RemoveLongFilter(limit: 5)])
         #expect(analyzer.terms("abcd abcde x abcdef y") == ["abcd@0", "x@2", "y@4"])
         // "éé" is 2 characters but 4 bytes: dropped at limit 4, kept at limit 5.
-        #expect(TextAnalyzer(tokenizer: SimpleTokenizer(), filters: [RemoveLongFilter(limit: 4)]).terms("éé a") == ["a@1"])
+        #expect(
+            TextAnalyzer(tokenizer: SimpleTokenizer(), filters: [RemoveLongFilter(limit: 4)]).terms("éé a") == ["a@1"])
         #expect(analyzer.terms("éé") == ["éé@0"])
     }
 

@@ -1,6 +1,6 @@
 import LoupeAutomata
-import Testing
 import TestSupport
+import Testing
 
 /// The byte-level behaviour of `ByteDFA`: UTF-8 validation, early death, `acceptsEverything`, the state
 /// limit, and the sorted-dictionary walk it exists for.
@@ -190,7 +190,7 @@ import TestSupport
             let dfa = ByteDFA(nfa)
             let expected = sorted.filter { dfa.match($0) != nil }
             var found: [[UInt8]] = []
-            var stack: [Int32] = [dfa.start]  // stack[i] = state after the first i bytes of `previous`
+            var stack: [Int32] = [dfa.start] // stack[i] = state after the first i bytes of `previous`
             var previous: [UInt8] = []
             var index = 0
             var skipped = 0

@@ -1,6 +1,6 @@
 import LoupeAutomata
-import Testing
 import TestSupport
+import Testing
 
 /// `Levenshtein.automaton` + `ByteDFA` against the textbook dynamic programs.
 @Suite struct LevenshteinTests {

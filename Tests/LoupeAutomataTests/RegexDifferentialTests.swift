@@ -1,6 +1,6 @@
 import LoupeAutomata
-import Testing
 import TestSupport
+import Testing
 import _StringProcessing
 
 /// `Regex.compile` + `ByteDFA` against the standard library's regex engine on seeded random patterns over

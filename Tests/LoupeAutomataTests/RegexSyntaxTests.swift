@@ -1,6 +1,6 @@
 import LoupeAutomata
-import Testing
 import TestSupport
+import Testing
 
 /// Hand-written patterns (Rust `regex` semantics, checked against tantivy 0.27 where they differ from
 /// other engines) and every error with its byte offset.

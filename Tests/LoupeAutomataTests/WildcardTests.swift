@@ -1,6 +1,6 @@
 import LoupeAutomata
-import Testing
 import TestSupport
+import Testing
 
 /// `Wildcard.automaton` + `ByteDFA` against a naive recursive matcher.
 @Suite struct WildcardTests {

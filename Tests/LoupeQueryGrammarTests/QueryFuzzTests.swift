@@ -1,6 +1,6 @@
 import LoupeQueryGrammar
-import Testing
 import TestSupport
+import Testing
 
 /// Random strings over the query syntax's metacharacters must parse or throw, never crash, and what they
 /// return must be consistent. `make_goldens.py`-style differential fuzzing against tantivy itself was run

@@ -1,10 +1,11 @@
+import Loupe
+import LoupeAnalysis
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Loupe
-import LoupeAnalysis
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -70,7 +71,8 @@ extension ReferenceIndex.Evaluator {
         for name in names {
             let entry = try textual(name)
             let kept = dictionary(name).compactMap { term, docFreq -> (term: String, distance: Int, docFreq: Int)? in
-                let d = Self.editDistance(wanted, Array(term.unicodeScalars), transpositions: transpositions, prefix: prefix)
+                let d = Self.editDistance(
+                    wanted, Array(term.unicodeScalars), transpositions: transpositions, prefix: prefix)
                 return d <= distance ? (term, d, docFreq) : nil
             }.sorted { a, b in
                 if a.distance != b.distance { return a.distance < b.distance }
@@ -117,7 +119,8 @@ extension ReferenceIndex.Evaluator {
         for (i, word) in words.enumerated() {
             let length = word.unicodeScalars.count
             let distance = min(typoTolerance, length < 3 ? 0 : length < 6 ? 1 : 2)
-            let next = try fuzzy(name, word, distance, transpositions: true, prefix: i == words.count - 1, maxExpansions: 50)
+            let next = try fuzzy(
+                name, word, distance, transpositions: true, prefix: i == words.count - 1, maxExpansions: 50)
             // Every word is required: keep the documents matching all so far, adding up their scores.
             guard let sofar = out else {
                 out = next
@@ -144,7 +147,9 @@ extension ReferenceIndex.Evaluator {
         return constant(name) { doc in doc.values[name]?.contains { Self.contains($0, low, high) } ?? false }
     }
 
-    static func contains<T: Comparable>(_ value: T, _ lower: (T, included: Bool)?, _ upper: (T, included: Bool)?) -> Bool {
+    static func contains<T: Comparable>(
+        _ value: T, _ lower: (T, included: Bool)?, _ upper: (T, included: Bool)?
+    ) -> Bool {
         if let lower, lower.included ? value < lower.0 : value <= lower.0 { return false }
         if let upper, upper.included ? value > upper.0 : value >= upper.0 { return false }
         return true
@@ -159,7 +164,9 @@ extension ReferenceIndex.Evaluator {
         case .included(let v): (value, included) = (v, true)
         case .excluded(let v): (value, included) = (v, false)
         }
-        guard case .text(let text) = value else { throw Unsupported(description: "bound \(value) on \(entry.type) field") }
+        guard case .text(let text) = value else {
+            throw Unsupported(description: "bound \(value) on \(entry.type) field")
+        }
         if entry.type == .text {
             let tokens = try ReferenceIndex.analyzer(entry).tokens(text)
             if tokens.count == 1 { return (TermBytes(tokens[0].text), included) }
@@ -167,7 +174,9 @@ extension ReferenceIndex.Evaluator {
         return (TermBytes(text), included)
     }
 
-    func numericBound(_ bound: RangeBound, _ entry: FieldEntry) throws(Unsupported) -> (ReferenceIndex.Ordered, included: Bool)? {
+    func numericBound(
+        _ bound: RangeBound, _ entry: FieldEntry
+    ) throws(Unsupported) -> (ReferenceIndex.Ordered, included: Bool)? {
         let (value, included): (FieldValue, Bool)
         switch bound {
         case .unbounded: return nil
@@ -197,13 +206,16 @@ extension ReferenceIndex.Evaluator {
                 options.maxWordLength <= 0 || length <= options.maxWordLength
             else { continue }
             let df = docFreq(name, term)
-            guard df >= max(options.minDocFrequency, 1), df <= options.maxDocFrequency.map({ max($0, 0) }) ?? .max else { continue }
+            guard df >= max(options.minDocFrequency, 1), df <= options.maxDocFrequency.map({ max($0, 0) }) ?? .max
+            else { continue }
             // Lucene's classic idf, in Float as the engine ranks, so near-ties break the same way.
             candidates.append((term, Float(tf) * (1 + logf(n / Float(df + 1)))))
         }
         candidates.sort { $0.score != $1.score ? $0.score > $1.score : TermBytes($0.term) < TermBytes($1.term) }
         var out: Matches = [:]
-        for candidate in candidates.prefix(options.maxQueryTerms) { Self.add(termScores(entry, candidate.term), to: &out) }
+        for candidate in candidates.prefix(options.maxQueryTerms) {
+            Self.add(termScores(entry, candidate.term), to: &out)
+        }
         return out
     }
 
@@ -218,7 +230,9 @@ extension ReferenceIndex.Evaluator {
             for (i, clause) in clauses.enumerated() where clause.occur == .should && !grouped.contains(i) {
                 guard case .fuzzy(_, let v, let d, let t, let p, let m) = clause.query else { continue }
                 let members = clauses.indices.filter { j in
-                    guard clauses[j].occur == .should, case .fuzzy(_, v, d, t, p, m) = clauses[j].query else { return false }
+                    guard clauses[j].occur == .should, case .fuzzy(_, v, d, t, p, m) = clauses[j].query else {
+                        return false
+                    }
                     return true
                 }
                 if members.count > 1 {
@@ -250,7 +264,8 @@ extension ReferenceIndex.Evaluator {
         for d in index.docs.indices {
             let mustScores = must.compactMap { $0[d] }
             let shouldScores = should.compactMap { $0[d] }
-            guard mustScores.count == must.count, shouldScores.count >= required, !mustNot.contains(where: { $0[d] != nil })
+            guard mustScores.count == must.count, shouldScores.count >= required,
+                !mustNot.contains(where: { $0[d] != nil })
             else { continue }
             out[d] = mustScores.reduce(0, +) + shouldScores.reduce(0, +)
         }

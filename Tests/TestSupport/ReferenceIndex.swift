@@ -1,10 +1,11 @@
+import Loupe
+import LoupeAnalysis
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Loupe
-import LoupeAnalysis
 
 #if canImport(Glibc)
 import Glibc
@@ -79,7 +80,9 @@ public struct ReferenceIndex {
                 case (.text, .text(let text)):
                     let start = nextPosition[name, default: 0]
                     let tokens = try Self.analyzer(entry).tokens(text)
-                    for token in tokens { doc.terms[name, default: [:]][token.text, default: []].append(start + token.position) }
+                    for token in tokens {
+                        doc.terms[name, default: [:]][token.text, default: []].append(start + token.position)
+                    }
                     doc.lengths[name, default: 0] += tokens.count
                     nextPosition[name] = (tokens.last.map { start + $0.position + 1 } ?? start) + 1
                 case (.string, .text(let text)):
@@ -196,17 +199,21 @@ extension ReferenceIndex {
                 return try phrasePrefix(name, terms, maxExpansions: maxExpansions)
             case .prefix(let name, let value):
                 _ = try textual(name)
-                return constant(name) { doc in doc.terms[name]?.keys.contains { $0.utf8.starts(with: value.utf8) } ?? false }
+                return constant(name) { doc in
+                    doc.terms[name]?.keys.contains { $0.utf8.starts(with: value.utf8) } ?? false
+                }
             case .regex(let name, let pattern):
                 return try regex(name, pattern)
             case .wildcard(let name, let pattern):
                 _ = try textual(name)
                 let scalars = Array(pattern.unicodeScalars)
                 return constant(name) { doc in
-                    doc.terms[name]?.keys.contains { Self.wildcardMatches(scalars[...], Array($0.unicodeScalars)[...]) } ?? false
+                    doc.terms[name]?.keys.contains { Self.wildcardMatches(scalars[...], Array($0.unicodeScalars)[...]) }
+                        ?? false
                 }
             case .fuzzy(let name, let value, let distance, let transpositions, let prefix, let maxExpansions):
-                return try fuzzy(name, value, distance, transpositions: transpositions, prefix: prefix, maxExpansions: maxExpansions)
+                return try fuzzy(
+                    name, value, distance, transpositions: transpositions, prefix: prefix, maxExpansions: maxExpansions)
             case .autocomplete(let name, let text, let typoTolerance):
                 return try autocomplete(name, text, typoTolerance: typoTolerance)
             case .range(let name, let lower, let upper):
@@ -307,7 +314,9 @@ extension ReferenceIndex {
         func term(_ name: String, _ value: FieldValue) throws(Unsupported) -> Matches {
             let entry = try field(name)
             if entry.type == .text || entry.type == .string {
-                guard case .text(let term) = value else { throw Unsupported(description: "\(value) on \(entry.type) field '\(name)'") }
+                guard case .text(let term) = value else {
+                    throw Unsupported(description: "\(value) on \(entry.type) field '\(name)'")
+                }
                 return termScores(entry, term)
             }
             guard let wanted = ReferenceIndex.ordered(value, entry.type) else {

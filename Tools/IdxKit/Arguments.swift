@@ -44,7 +44,9 @@ struct ParsedArguments {
         }
     }
 
-    private mutating func parseOption(_ argument: String, rest: inout ArraySlice<String>, spec: CommandSpec)
+    private mutating func parseOption(
+        _ argument: String, rest: inout ArraySlice<String>, spec: CommandSpec
+    )
         throws(UsageError)
     {
         let body = argument.dropFirst(2)

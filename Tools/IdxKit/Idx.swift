@@ -14,7 +14,8 @@ package enum Idx {
     static var commands: [any Command.Type] {
         [
             CreateCommand.self, IndexCommand.self, SearchCommand.self, FacetsCommand.self, AggregateCommand.self,
-            StatsCommand.self, DeleteCommand.self, OptimizeCommand.self, GarbageCollectCommand.self, CheckCommand.self, InspectCommand.self,
+            StatsCommand.self, DeleteCommand.self, OptimizeCommand.self, GarbageCollectCommand.self, CheckCommand.self,
+            InspectCommand.self,
             QuickstartCommand.self,
         ]
     }
@@ -23,7 +24,9 @@ package enum Idx {
     /// - Parameters:
     ///   - arguments: the command line without the program name, e.g. `["search", "movies", "heat"]`.
     ///   - input: the descriptor `-` reads from.
-    package static func run(_ arguments: [String], input: Int32 = 0, stdout: any Output, stderr: any Output)
+    package static func run(
+        _ arguments: [String], input: Int32 = 0, stdout: any Output, stderr: any Output
+    )
         -> ExitCode
     {
         guard let name = arguments.first, name != "--help", name != "-h" else {

@@ -42,7 +42,7 @@ func openIndex(_ directory: String) throws(CommandFailure) -> Index {
 func openIndexIfPresent(_ directory: String) throws(CommandFailure) -> Index? {
     do {
         return try Index(path: directory)
-    } catch where error.code == .notFound {
+    } catch  where error.code == .notFound {
         return nil
     } catch {
         throw CommandFailure(error)

@@ -25,7 +25,9 @@ struct JSONLImport {
     /// - Parameter source: names the input in error messages.
     /// - Throws: `CommandFailure` for a rejected line (unless `skipBad`), an unreadable input, or an index error;
     ///   documents added since the last commit are then rolled back.
-    func run(_ input: LineReader, source: String, into writer: IndexWriter, console: Console)
+    func run(
+        _ input: LineReader, source: String, into writer: IndexWriter, console: Console
+    )
         throws(CommandFailure) -> Summary
     {
         let clock = ContinuousClock()
@@ -103,7 +105,7 @@ struct JSONLImport {
         do {
             try unsafe writer.addJSON(bytes: line)
             return true
-        } catch where error.code == .invalidDocument {
+        } catch  where error.code == .invalidDocument {
             let report = "line \(lineNumber): \(CommandFailure(error).message)"
             guard skipBad else {
                 let lost = writer.uncommittedDocuments

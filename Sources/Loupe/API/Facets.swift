@@ -21,7 +21,9 @@ extension Searcher {
     ///   - limit: how many values to return (≥ 0).
     /// - Throws: `IndexError` `.invalidArgument` when the field is unknown or not fast, or `limit` is negative;
     ///   `.invalidQuery` for a bad query; `.corruption` when the postings cannot be read.
-    public func termCounts(_ field: String, matching query: Query = .matchAll, limit: Int = 10) throws(IndexError)
+    public func termCounts(
+        _ field: String, matching query: Query = .matchAll, limit: Int = 10
+    ) throws(IndexError)
         -> [FacetCount]
     {
         guard let ordinal = schema.fieldIndex[field] else {
@@ -44,7 +46,9 @@ extension Searcher {
 
 extension Index {
     /// The values of `field` held by the most documents matching `query` (see `Searcher.termCounts`).
-    public func termCounts(_ field: String, matching query: Query = .matchAll, limit: Int = 10) throws(IndexError)
+    public func termCounts(
+        _ field: String, matching query: Query = .matchAll, limit: Int = 10
+    ) throws(IndexError)
         -> [FacetCount]
     {
         try searcher().termCounts(field, matching: query, limit: limit)

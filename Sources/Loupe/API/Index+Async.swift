@@ -19,10 +19,12 @@ extension Searcher {
     /// - Throws: `IndexError`, as `search` does, and `.cancelled` when the task is cancelled.
     @concurrent
     public func searchAsync(
-        _ query: Query, limit: Int = 10, offset: Int = 0, orderBy: SearchOrder = .relevance, boosts: [String: Float] = [:],
+        _ query: Query, limit: Int = 10, offset: Int = 0, orderBy: SearchOrder = .relevance,
+        boosts: [String: Float] = [:],
         counting: CountPolicy = .standard
     ) async throws(IndexError) -> SearchResults {
-        try cancellable.search(query, limit: limit, offset: offset, orderBy: orderBy, boosts: boosts, counting: counting)
+        try cancellable.search(
+            query, limit: limit, offset: offset, orderBy: orderBy, boosts: boosts, counting: counting)
     }
 
     /// `search` with a query string, off the caller's actor, stopping once the task is cancelled (see
@@ -49,7 +51,9 @@ extension Searcher {
     /// `Searcher.count(_:fields:options:)`).
     /// - Throws: `IndexError`, as `count` does, and `.cancelled` when the task is cancelled.
     @concurrent
-    public func countAsync(_ text: String, fields: [String] = [], options: QueryParserOptions = .init())
+    public func countAsync(
+        _ text: String, fields: [String] = [], options: QueryParserOptions = .init()
+    )
         async throws(IndexError) -> Int
     {
         try cancellable.count(text, fields: fields, options: options)
@@ -65,7 +69,9 @@ extension Searcher {
     /// `termCounts` off the caller's actor, stopping once the task is cancelled (see `Searcher.termCounts`).
     /// - Throws: `IndexError`, as `termCounts` does, and `.cancelled` when the task is cancelled.
     @concurrent
-    public func termCountsAsync(_ field: String, matching query: Query = .matchAll, limit: Int = 10)
+    public func termCountsAsync(
+        _ field: String, matching query: Query = .matchAll, limit: Int = 10
+    )
         async throws(IndexError) -> [FacetCount]
     {
         try cancellable.termCounts(field, matching: query, limit: limit)
@@ -87,7 +93,8 @@ extension Index {
     /// - Throws: `IndexError`, as `search` does, and `.cancelled` when the task is cancelled.
     @concurrent
     public func searchAsync(
-        _ query: Query, limit: Int = 10, offset: Int = 0, orderBy: SearchOrder = .relevance, boosts: [String: Float] = [:],
+        _ query: Query, limit: Int = 10, offset: Int = 0, orderBy: SearchOrder = .relevance,
+        boosts: [String: Float] = [:],
         counting: CountPolicy = .standard
     ) async throws(IndexError) -> SearchResults {
         try await searcher().searchAsync(
@@ -145,7 +152,9 @@ extension Index {
     /// `Searcher.countAsync(_:fields:options:)`).
     /// - Throws: `IndexError`, as `count` does, and `.cancelled` when the task is cancelled.
     @concurrent
-    public func countAsync(_ text: String, fields: [String] = [], options: QueryParserOptions = .init())
+    public func countAsync(
+        _ text: String, fields: [String] = [], options: QueryParserOptions = .init()
+    )
         async throws(IndexError) -> Int
     {
         try await searcher().countAsync(text, fields: fields, options: options)
@@ -163,7 +172,9 @@ extension Index {
     /// `Searcher.termCountsAsync`).
     /// - Throws: `IndexError`, as `termCounts` does, and `.cancelled` when the task is cancelled.
     @concurrent
-    public func termCountsAsync(_ field: String, matching query: Query = .matchAll, limit: Int = 10)
+    public func termCountsAsync(
+        _ field: String, matching query: Query = .matchAll, limit: Int = 10
+    )
         async throws(IndexError) -> [FacetCount]
     {
         try await searcher().termCountsAsync(field, matching: query, limit: limit)

@@ -33,7 +33,9 @@ extension Index {
     }
 
     /// Counts the matches of a query string, without scoring.
-    public func count(_ text: String, fields: [String] = [], options: QueryParserOptions = .init()) throws(IndexError)
+    public func count(
+        _ text: String, fields: [String] = [], options: QueryParserOptions = .init()
+    ) throws(IndexError)
         -> Int
     {
         try searcher().count(text, fields: fields, options: options)
@@ -55,7 +57,8 @@ extension Index {
         try searcher.collect(searcher.compile(.term(field: field, value: value)), into: &first)
         for (i, documents) in first.documents.enumerated() {
             if let doc = documents.first {
-                return SearchHit(score: 0, document: try searcher.document(DocAddress(segment: i, doc: doc)), highlighter: nil)
+                return SearchHit(
+                    score: 0, document: try searcher.document(DocAddress(segment: i, doc: doc)), highlighter: nil)
             }
         }
         return nil

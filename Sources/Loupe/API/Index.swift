@@ -1,9 +1,10 @@
+import LoupeAnalysis
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import LoupeAnalysis
 
 /// A search index: a schema, committed segments, and the current searcher over them.
 ///
@@ -99,7 +100,9 @@ public final class Index: Sendable {
             }
         } else {
             guard let schema else {
-                throw IndexError(.notFound, "no index at \(directory.location) (meta.json is missing)", context: .init(file: directory.location))
+                throw IndexError(
+                    .notFound, "no index at \(directory.location) (meta.json is missing)",
+                    context: .init(file: directory.location))
             }
             meta = IndexMeta(schema: schema)
             do {
@@ -206,12 +209,15 @@ public final class Index: Sendable {
     ) throws(IndexError) -> Searcher {
         var readers: [SegmentReader] = []
         for segment in meta.segments {
-            if let existing = open.first(where: { $0.id == segment.id && $0.deletesGeneration == segment.deletes?.generation }) {
+            if let existing = open.first(where: {
+                $0.id == segment.id && $0.deletesGeneration == segment.deletes?.generation
+            }) {
                 readers.append(existing)
             } else {
                 readers.append(
                     try SegmentReader(
-                        directory: directory, meta: segment, schema: meta.schema, verifyChecksums: verifyChecksums, storeCache: storeCache,
+                        directory: directory, meta: segment, schema: meta.schema, verifyChecksums: verifyChecksums,
+                        storeCache: storeCache,
                         registry: registry))
             }
         }

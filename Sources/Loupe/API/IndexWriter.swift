@@ -1,4 +1,3 @@
-
 /// The one writer of an index: buffers documents in memory, flushes them to new segments when the memory
 /// budget fills, and publishes them — and the deletions asked for — atomically at `commit()`.
 ///
@@ -107,7 +106,9 @@ public final class IndexWriter: Sendable {
 
     /// Deletes the documents whose `field` holds any of `values`, given as Swift values.
     @discardableResult
-    public func deleteDocuments<V: FieldValueConvertible>(field: String, equalsAnyOf values: [V]) throws(IndexError)
+    public func deleteDocuments<V: FieldValueConvertible>(
+        field: String, equalsAnyOf values: [V]
+    ) throws(IndexError)
         -> UInt64
     {
         try deleteDocuments(field: field, equalsAnyOf: values.map(\.fieldValue))

@@ -16,7 +16,10 @@ public struct MergePolicy: Sendable, Hashable {
     public var maximumDeletedRatio: Double
 
     /// A policy; factors below 2 and sizes below 1 are raised to them.
-    public init(mergeFactor: Int = 8, maximumMergeAtOnce: Int = 10, minimumSegmentSize: Int = 1_000, maximumDeletedRatio: Double = 0.3) {
+    public init(
+        mergeFactor: Int = 8, maximumMergeAtOnce: Int = 10, minimumSegmentSize: Int = 1_000,
+        maximumDeletedRatio: Double = 0.3
+    ) {
         self.mergeFactor = max(2, mergeFactor)
         self.maximumMergeAtOnce = max(2, maximumMergeAtOnce)
         self.minimumSegmentSize = max(1, minimumSegmentSize)
@@ -26,5 +29,6 @@ public struct MergePolicy: Sendable, Hashable {
     /// The default policy.
     public static let logarithmic = MergePolicy()
     /// Never merges on its own (`IndexWriter.merge()` and `Index.optimize()` still do).
-    public static let never = MergePolicy(mergeFactor: .max, maximumMergeAtOnce: 2, minimumSegmentSize: 1, maximumDeletedRatio: 2)
+    public static let never = MergePolicy(
+        mergeFactor: .max, maximumMergeAtOnce: 2, minimumSegmentSize: 1, maximumDeletedRatio: 2)
 }

@@ -63,16 +63,20 @@ extension Query {
     public static func regex(_ field: String, _ pattern: String) -> Query { .regex(field: field, pattern: pattern) }
 
     /// Terms matching `pattern`, where `*` is any run and `?` any one character.
-    public static func wildcard(_ field: String, _ pattern: String) -> Query { .wildcard(field: field, pattern: pattern) }
+    public static func wildcard(_ field: String, _ pattern: String) -> Query {
+        .wildcard(field: field, pattern: pattern)
+    }
 
     /// Values in `range` (both ends included).
     public static func range<V: RangeValue>(_ field: String, _ range: ClosedRange<V>) -> Query {
-        .range(field: field, lower: .included(range.lowerBound.fieldValue), upper: .included(range.upperBound.fieldValue))
+        .range(
+            field: field, lower: .included(range.lowerBound.fieldValue), upper: .included(range.upperBound.fieldValue))
     }
 
     /// Values in `range` (upper end excluded).
     public static func range<V: RangeValue>(_ field: String, _ range: Range<V>) -> Query {
-        .range(field: field, lower: .included(range.lowerBound.fieldValue), upper: .excluded(range.upperBound.fieldValue))
+        .range(
+            field: field, lower: .included(range.lowerBound.fieldValue), upper: .excluded(range.upperBound.fieldValue))
     }
 
     /// Values from `range.lowerBound` up.
@@ -92,14 +96,17 @@ extension Query {
 
     /// Dates from `from` (included) to `to` (excluded); a nil end is open.
     public static func dateRange(_ field: String, from: Date? = nil, to: Date? = nil) -> Query {
-        .range(field: field, lower: from.map { .included(.date($0)) } ?? .unbounded, upper: to.map { .excluded(.date($0)) } ?? .unbounded)
+        .range(
+            field: field, lower: from.map { .included(.date($0)) } ?? .unbounded,
+            upper: to.map { .excluded(.date($0)) } ?? .unbounded)
     }
 
     /// Documents with a value in `field`.
     public static func exists(_ field: String) -> Query { .exists(field: field) }
 
     /// Documents like `text` on `field`.
-    public static func moreLikeThis(_ field: String, _ text: String, _ options: MoreLikeThisOptions = .init()) -> Query {
+    public static func moreLikeThis(_ field: String, _ text: String, _ options: MoreLikeThisOptions = .init()) -> Query
+    {
         .moreLikeThis(field: field, text: text, options: options)
     }
 
@@ -127,7 +134,9 @@ extension Query {
     public static func || (a: Query, b: Query) -> Query { .anyOf([a, b]) }
 
     /// This query's matches minus those of `other`.
-    public func excluding(_ other: Query) -> Query { .boolean([Clause(.must, self), Clause(.mustNot, other)], minimumShouldMatch: 0) }
+    public func excluding(_ other: Query) -> Query {
+        .boolean([Clause(.must, self), Clause(.mustNot, other)], minimumShouldMatch: 0)
+    }
 
     /// This query with its scores multiplied by `factor`.
     public func boosted(by factor: Float) -> Query { .boost(self, factor: factor) }

@@ -8,7 +8,8 @@ extension Schema {
         do {
             value = try JSONParser.parse(json)
         } catch {
-            throw IndexError(.invalidArgument, "schema: malformed JSON: \(error.message)", context: .init(byteOffset: error.offset))
+            throw IndexError(
+                .invalidArgument, "schema: malformed JSON: \(error.message)", context: .init(byteOffset: error.offset))
         }
         self = try Schema.decode(json: value)
     }

@@ -207,7 +207,9 @@ public final class SchemaBuilder {
 
     /// An untokenized keyword field: each value is one token (ids, tags, exact matches).
     @discardableResult
-    public func addStringField(_ name: String, stored: Bool = false, indexed: Bool = true, fast: Bool = false)
+    public func addStringField(
+        _ name: String, stored: Bool = false, indexed: Bool = true, fast: Bool = false
+    )
         -> Self
     {
         add(name, .string, stored, indexed, fast)
@@ -215,7 +217,9 @@ public final class SchemaBuilder {
 
     /// An unsigned 64-bit integer field.
     @discardableResult
-    public func addU64Field(_ name: String, stored: Bool = false, indexed: Bool = true, fast: Bool = false)
+    public func addU64Field(
+        _ name: String, stored: Bool = false, indexed: Bool = true, fast: Bool = false
+    )
         -> Self
     {
         add(name, .u64, stored, indexed, fast)
@@ -223,7 +227,9 @@ public final class SchemaBuilder {
 
     /// A signed 64-bit integer field.
     @discardableResult
-    public func addI64Field(_ name: String, stored: Bool = false, indexed: Bool = true, fast: Bool = false)
+    public func addI64Field(
+        _ name: String, stored: Bool = false, indexed: Bool = true, fast: Bool = false
+    )
         -> Self
     {
         add(name, .i64, stored, indexed, fast)
@@ -231,7 +237,9 @@ public final class SchemaBuilder {
 
     /// A 64-bit floating-point field.
     @discardableResult
-    public func addF64Field(_ name: String, stored: Bool = false, indexed: Bool = true, fast: Bool = false)
+    public func addF64Field(
+        _ name: String, stored: Bool = false, indexed: Bool = true, fast: Bool = false
+    )
         -> Self
     {
         add(name, .f64, stored, indexed, fast)
@@ -239,7 +247,9 @@ public final class SchemaBuilder {
 
     /// A Boolean field.
     @discardableResult
-    public func addBoolField(_ name: String, stored: Bool = false, indexed: Bool = true, fast: Bool = false)
+    public func addBoolField(
+        _ name: String, stored: Bool = false, indexed: Bool = true, fast: Bool = false
+    )
         -> Self
     {
         add(name, .bool, stored, indexed, fast)
@@ -247,7 +257,9 @@ public final class SchemaBuilder {
 
     /// A date field: RFC 3339 text in JSON, `Date` in Swift, kept at microsecond precision.
     @discardableResult
-    public func addDateField(_ name: String, stored: Bool = false, indexed: Bool = true, fast: Bool = false)
+    public func addDateField(
+        _ name: String, stored: Bool = false, indexed: Bool = true, fast: Bool = false
+    )
         -> Self
     {
         add(name, .date, stored, indexed, fast)

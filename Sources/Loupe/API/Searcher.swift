@@ -53,7 +53,8 @@ public final class Searcher: Sendable {
     ///   `.invalidArgument` for a bad limit, offset, count limit, boost or sort field; `.corruption` if a stored
     ///   document or the postings cannot be read.
     public func search(
-        _ query: Query, limit: Int = 10, offset: Int = 0, orderBy: SearchOrder = .relevance, boosts: [String: Float] = [:],
+        _ query: Query, limit: Int = 10, offset: Int = 0, orderBy: SearchOrder = .relevance,
+        boosts: [String: Float] = [:],
         counting: CountPolicy = .standard
     ) throws(IndexError) -> SearchResults {
         guard limit >= 0, offset >= 0 else {
@@ -70,7 +71,8 @@ public final class Searcher: Sendable {
             let top = try topDocs(weight, k: k, counting: counting)
             var hits: [SearchHit] = []
             for entry in top.sorted().dropFirst(offset) {
-                hits.append(SearchHit(score: entry.score, document: try document(entry.address), highlighter: highlighter))
+                hits.append(
+                    SearchHit(score: entry.score, document: try document(entry.address), highlighter: highlighter))
             }
             return SearchResults(totalCount: top.count, isTotalCountExact: top.countIsExact, hits: hits)
         case .ascending(let field), .descending(let field):
@@ -81,7 +83,8 @@ public final class Searcher: Sendable {
             for entry in top.sorted().dropFirst(offset) {
                 hits.append(
                     SearchHit(
-                        score: entry.score, document: try document(entry.address), sortValue: sort.fieldValue(of: entry),
+                        score: entry.score, document: try document(entry.address),
+                        sortValue: sort.fieldValue(of: entry),
                         highlighter: highlighter))
             }
             return SearchResults(totalCount: top.count, hits: hits)
@@ -136,7 +139,9 @@ public final class Searcher: Sendable {
     }
 
     /// The number of documents matching a query string, without scoring (see `search(_ text:)` for `fields`).
-    public func count(_ text: String, fields: [String] = [], options: QueryParserOptions = .init()) throws(IndexError)
+    public func count(
+        _ text: String, fields: [String] = [], options: QueryParserOptions = .init()
+    ) throws(IndexError)
         -> Int
     {
         try count(parseQuery(text, defaultFields: fields, options: options))
@@ -167,7 +172,8 @@ public final class Searcher: Sendable {
         guard let hit = found.hits.first else {
             throw IndexError(.notFound, "no document has \(idField) = \(id)", context: .init(field: idField))
         }
-        let names = fields.isEmpty ? schema.fields.filter { $0.stored && $0.indexed && $0.type == .text }.map(\.name) : fields
+        let names =
+            fields.isEmpty ? schema.fields.filter { $0.stored && $0.indexed && $0.type == .text }.map(\.name) : fields
         var likes: [Query] = []
         for name in names {
             let text = hit.document[name].compactMap { value -> String? in
@@ -216,7 +222,8 @@ extension Searcher {
     public var segmentInfos: [SegmentInfo] {
         segments.map {
             SegmentInfo(
-                id: $0.id.description, documentCount: $0.liveCount, maxDoc: $0.maxDoc, deletedCount: $0.deleted?.count ?? 0,
+                id: $0.id.description, documentCount: $0.liveCount, maxDoc: $0.maxDoc,
+                deletedCount: $0.deleted?.count ?? 0,
                 byteCount: $0.byteCount, bytesByKind: $0.bytesByKind)
         }
     }

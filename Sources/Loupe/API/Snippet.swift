@@ -16,7 +16,10 @@ public struct Snippet: Sendable, Hashable {
         var out = ""
         var at = text.startIndex
         func append(_ part: Substring) {
-            guard escapingHTML else { return out += part }
+            guard escapingHTML else {
+                out += part
+                return
+            }
             for c in part {
                 switch c {
                 case "&": out += "&amp;"

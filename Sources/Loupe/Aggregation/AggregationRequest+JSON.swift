@@ -101,7 +101,9 @@ private enum RequestReader {
     }
 
     static func unknownKind(_ key: String) -> String {
-        let unsupported = ["filter", "composite", "extended_stats", "top_hits", "filters", "date_range", "geo_distance"]
+        let unsupported = [
+            "filter", "composite", "extended_stats", "top_hits", "filters", "date_range", "geo_distance",
+        ]
         if unsupported.contains(key) {
             return "'\(key)' aggregations are not supported (supported: \(kinds.joined(separator: ", ")))"
         }

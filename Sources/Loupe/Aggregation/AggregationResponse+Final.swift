@@ -17,7 +17,9 @@ extension AggregationResponse {
 private struct Finalizer {
     let limits: AggregationLimits
 
-    func response(_ plans: [PlannedAggregation], _ merged: IntermediateAggregations) throws(IndexError)
+    func response(
+        _ plans: [PlannedAggregation], _ merged: IntermediateAggregations
+    ) throws(IndexError)
         -> AggregationResponse
     {
         var results: [NamedResult] = []
@@ -77,7 +79,9 @@ private struct Finalizer {
         }
     }
 
-    func terms(_ plan: PlannedAggregation, _ request: TermsAggregation, _ partial: TermsPartial) throws(IndexError)
+    func terms(
+        _ plan: PlannedAggregation, _ request: TermsAggregation, _ partial: TermsPartial
+    ) throws(IndexError)
         -> TermsResult
     {
         var buckets: [TermsBucket] = []
@@ -111,7 +115,9 @@ private struct Finalizer {
             docCountErrorUpperBound: request.reportsErrorBound ? partial.docCountErrorUpperBound : nil)
     }
 
-    func histogram(_ plan: PlannedAggregation, _ grid: HistogramGrid, _ entries: [HistogramEntry]) throws(IndexError)
+    func histogram(
+        _ plan: PlannedAggregation, _ grid: HistogramGrid, _ entries: [HistogramEntry]
+    ) throws(IndexError)
         -> HistogramResult
     {
         var filled: [HistogramEntry]
@@ -141,7 +147,9 @@ private struct Finalizer {
     /// Every bucket from the lowest to the highest key — the data's, widened to `extended_bounds`, clipped to
     /// `hard_bounds` — with empty ones where no document fell, merged with the buckets found as tantivy merges
     /// them (by key equality, so the grid is recomputed the way tantivy recomputes it).
-    func fillGaps(_ plan: PlannedAggregation, _ grid: HistogramGrid, _ entries: [HistogramEntry]) throws(IndexError)
+    func fillGaps(
+        _ plan: PlannedAggregation, _ grid: HistogramGrid, _ entries: [HistogramEntry]
+    ) throws(IndexError)
         -> [HistogramEntry]
     {
         var low = entries.map(\.key).min() ?? .greatestFiniteMagnitude

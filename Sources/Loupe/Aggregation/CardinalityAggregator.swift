@@ -143,7 +143,9 @@ struct CardinalityCore {
 }
 
 extension SegmentAggregatorBuilder {
-    func makeCardinality(_ plan: PlannedAggregation, _ request: CardinalityAggregation, _ column: Column?)
+    func makeCardinality(
+        _ plan: PlannedAggregation, _ request: CardinalityAggregation, _ column: Column?
+    )
         -> any SegmentAggregator
     {
         CardinalityAggregator(request, column: column, type: plan.fieldType, budget: budget)

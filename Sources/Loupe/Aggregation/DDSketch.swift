@@ -146,7 +146,10 @@ private struct DDSketchStore: Sendable {
 
     mutating func merge(_ other: DDSketchStore) {
         guard other.count > 0 else { return }
-        guard count > 0 else { return self = other }
+        guard count > 0 else {
+            self = other
+            return
+        }
         for (i, bin) in other.bins.enumerated() where bin > 0 { add(other.offset + Int32(i), count: bin) }
     }
 }

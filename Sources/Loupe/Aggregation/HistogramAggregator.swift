@@ -173,7 +173,9 @@ struct HistogramCore<Slots: BucketSlotTable> {
 }
 
 extension SegmentAggregatorBuilder {
-    func makeHistogram(_ plan: PlannedAggregation, _ grid: HistogramGrid, _ column: Column?, _ children: SubAggregators)
+    func makeHistogram(
+        _ plan: PlannedAggregation, _ grid: HistogramGrid, _ column: Column?, _ children: SubAggregators
+    )
         -> any SegmentAggregator
     {
         if plan.depth == 0 {

@@ -88,7 +88,9 @@ struct PercentilesCore {
 }
 
 extension SegmentAggregatorBuilder {
-    func makePercentiles(_ plan: PlannedAggregation, _ request: PercentilesAggregation, _ column: Column?)
+    func makePercentiles(
+        _ plan: PlannedAggregation, _ request: PercentilesAggregation, _ column: Column?
+    )
         -> any SegmentAggregator
     {
         PercentilesAggregator(request, column: column, type: plan.fieldType, budget: budget)

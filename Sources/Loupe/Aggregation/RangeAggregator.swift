@@ -137,7 +137,9 @@ struct RangeCore {
 }
 
 extension SegmentAggregatorBuilder {
-    func makeRange(_ plan: PlannedAggregation, _ ranges: [PlannedRange], _ column: Column?, _ children: SubAggregators)
+    func makeRange(
+        _ plan: PlannedAggregation, _ ranges: [PlannedRange], _ column: Column?, _ children: SubAggregators
+    )
         -> any SegmentAggregator
     {
         RangeAggregator(ranges, type: plan.fieldType, column: column, children: children, budget: budget)

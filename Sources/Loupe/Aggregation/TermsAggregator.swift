@@ -23,7 +23,9 @@ final class TermsAggregator: SegmentAggregator {
 
     /// Where `missing` goes: the key it takes in the column's space, or outside it (a string on a numeric field,
     /// a date between microseconds).
-    static func placeMissing(_ missing: MissingKey?, type: FieldType, dictionary: ColumnDictionary?)
+    static func placeMissing(
+        _ missing: MissingKey?, type: FieldType, dictionary: ColumnDictionary?
+    )
         -> (key: UInt64?, foreign: Bool)
     {
         guard let missing else { return (nil, false) }

@@ -39,7 +39,9 @@ struct FieldSort {
 
     init(schema: Schema, field name: String, descending: Bool) throws(IndexError) {
         guard let i = schema.fieldIndex[name] else {
-            throw IndexError(.invalidArgument, "cannot sort by unknown field '\(name)'\(schema.suggestion(for: name))", context: .init(field: name))
+            throw IndexError(
+                .invalidArgument, "cannot sort by unknown field '\(name)'\(schema.suggestion(for: name))",
+                context: .init(field: name))
         }
         let entry = schema.fields[i]
         guard entry.fast else {
@@ -87,7 +89,8 @@ struct FieldSort {
                 for i in 0..<block.count {
                     let doc = unsafe block.docs[i]
                     let entry = Entry(
-                        score: unsafe Float(block.scores[i]), value: column?.first(doc), address: DocAddress(segment: ordinal, doc: doc))
+                        score: unsafe Float(block.scores[i]), value: column?.first(doc),
+                        address: DocAddress(segment: ordinal, doc: doc))
                     if descending { descendingHeap.offer(entry) } else { ascending.offer(entry) }
                 }
             }

@@ -33,7 +33,8 @@ struct TermCountsCollector: Collector {
             if let dictionary = column.dictionary, column.isSingleValued {
                 unsafe withUnsafeTemporaryAllocation(of: UInt64.self, capacity: ScoreBlock.capacity) { ordinals in
                     let values = ordinals.baseAddress!
-                    unsafe column.firstValues(of: block.docs, count: block.count, into: values, missing: UInt64(dictionary.count))
+                    unsafe column.firstValues(
+                        of: block.docs, count: block.count, into: values, missing: UInt64(dictionary.count))
                     unsafe ordinalCounts.withUnsafeMutableBufferPointer { counts in
                         for i in 0..<block.count { unsafe counts[Int(values[i])] &+= 1 }
                     }
@@ -104,7 +105,9 @@ struct TermCountsCollector: Collector {
         var out: [FacetCount] = []
         if type.isNumeric {
             let best = numbers.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(limit)
-            for (value, count) in best { out.append(FacetCount(value: FieldValue(.mapped(value), type: type), count: count)) }
+            for (value, count) in best {
+                out.append(FacetCount(value: FieldValue(.mapped(value), type: type), count: count))
+            }
         } else {
             for (value, count) in topStrings(limit) {
                 out.append(FacetCount(value: FieldValue(.bytes(value), type: type), count: count))
@@ -134,7 +137,9 @@ struct TermCountsCollector: Collector {
                     continue
                 }
                 let order = unsafe strings[s].dictionary.withTerm(UInt64(next[s])) { candidate in
-                    unsafe strings[leader].dictionary.withTerm(UInt64(next[leader])) { unsafe compareBytes(candidate, $0) }
+                    unsafe strings[leader].dictionary.withTerm(UInt64(next[leader])) {
+                        unsafe compareBytes(candidate, $0)
+                    }
                 }
                 if order < 0 {
                     tied = [s]

@@ -136,7 +136,8 @@ package struct TopDocsCollector: Collector {
 
     package func segmentCollector(ordinal: Int, segment: SegmentReader) -> Segment {
         Segment(
-            heap: BoundedHeap(k: heap.k), ordinal: ordinal, floor: heap.worstWhenFull?.score ?? -.infinity, before: count,
+            heap: BoundedHeap(k: heap.k), ordinal: ordinal, floor: heap.worstWhenFull?.score ?? -.infinity,
+            before: count,
             countLimit: countLimit)
     }
 

@@ -11,7 +11,8 @@ import LoupeCodec
 
 /// What a column's values are.
 package enum ColumnKind: UInt8, Sendable {
-    case u64 = 0, i64, f64, bool, date
+    case u64 = 0
+    case i64, f64, bool, date
     /// Ordinals into the segment's `ColumnDictionary` of strings.
     case bytes
 
@@ -113,7 +114,8 @@ package struct Column: Sendable {
         case .optional(let index):
             unsafe withUnsafeTemporaryAllocation(of: UInt32.self, capacity: count) { rows in
                 unsafe index.rows(of: docs, count: count, into: rows.baseAddress!, missing: terminatedDoc)
-                unsafe values.gather(rows.baseAddress!, count: count, into: out, missingRow: terminatedDoc, missing: missing)
+                unsafe values.gather(
+                    rows.baseAddress!, count: count, into: out, missingRow: terminatedDoc, missing: missing)
             }
         case .multi:
             for i in 0..<count { unsafe out[i] = first(docs[i]) ?? missing }
@@ -155,19 +157,23 @@ package struct Column: Sendable {
                 UnsafeRawBufferPointer(rebasing: bytes[reader.offset...]), fileOffset: fileOffset + reader.offset,
                 consumed: &used)
             guard offsets.count == maxDoc + 1 else {
-                throw .malformed(offset: fileOffset + reader.offset, reason: "\(offsets.count) offsets for \(maxDoc) documents")
+                throw .malformed(
+                    offset: fileOffset + reader.offset, reason: "\(offsets.count) offsets for \(maxDoc) documents")
             }
             try reader.skip(used)
             layout = .multi(offsets: offsets)
         }
         let values = unsafe try NumericValues(
-            UnsafeRawBufferPointer(rebasing: bytes[reader.offset...]), fileOffset: fileOffset + reader.offset, consumed: &used)
+            UnsafeRawBufferPointer(rebasing: bytes[reader.offset...]), fileOffset: fileOffset + reader.offset,
+            consumed: &used)
         try reader.skip(used)
         switch layout {
         case .full where values.count != maxDoc:
-            throw .malformed(offset: fileOffset, reason: "full column of \(values.count) values for \(maxDoc) documents")
+            throw .malformed(
+                offset: fileOffset, reason: "full column of \(values.count) values for \(maxDoc) documents")
         case .optional(let index) where index.rowCount != values.count:
-            throw .malformed(offset: fileOffset, reason: "optional column of \(values.count) values for \(index.rowCount) rows")
+            throw .malformed(
+                offset: fileOffset, reason: "optional column of \(values.count) values for \(index.rowCount) rows")
         default:
             break
         }
@@ -178,7 +184,8 @@ package struct Column: Sendable {
                 consumed: &used)
             try reader.skip(used)
             guard values.count == 0 || values.max < UInt64(d.count) else {
-                throw .malformed(offset: fileOffset, reason: "ordinal \(values.max) past a dictionary of \(d.count) values")
+                throw .malformed(
+                    offset: fileOffset, reason: "ordinal \(values.max) past a dictionary of \(d.count) values")
             }
             dictionary = d
         }
@@ -188,7 +195,8 @@ package struct Column: Sendable {
     /// Appends the column of `values`, where `docs[i]` (non-decreasing) is the document holding `values[i]`, for a
     /// segment of `maxDoc` documents; `dictionary` holds the sorted strings `values` index for a `.bytes` column.
     package static func write(
-        kind: ColumnKind, maxDoc: Int, docs: [UInt32], values: [UInt64], dictionary: [[UInt8]]?, into out: inout ByteWriter
+        kind: ColumnKind, maxDoc: Int, docs: [UInt32], values: [UInt64], dictionary: [[UInt8]]?,
+        into out: inout ByteWriter
     ) {
         var single = true
         for i in docs.indices.dropFirst() where docs[i] == docs[i - 1] {

@@ -62,7 +62,9 @@ package struct ColumnDictionary: @unchecked Sendable {
     package func ordinal(of term: [UInt8]) -> UInt64? {
         let candidate = lowerBound(term)
         guard candidate < UInt64(count) else { return nil }
-        let equal = unsafe withTerm(candidate) { value in unsafe term.withUnsafeBytes { unsafe compareBytes(value, $0) == 0 } }
+        let equal = unsafe withTerm(candidate) { value in
+            unsafe term.withUnsafeBytes { unsafe compareBytes(value, $0) == 0 }
+        }
         return equal ? candidate : nil
     }
 

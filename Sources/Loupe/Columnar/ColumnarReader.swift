@@ -18,14 +18,16 @@ package struct ColumnarReader: Sendable {
             let offset = Int(clamping: try reader.readU64())
             let length = Int(clamping: try reader.readU64())
             guard offset <= directoryOffset, length <= directoryOffset - offset else {
-                throw .malformed(offset: reader.offset - 20, reason: "fast column of field \(field) runs past the directory")
+                throw .malformed(
+                    offset: reader.offset - 20, reason: "fast column of field \(field) runs past the directory")
             }
             let bytes = unsafe UnsafeRawBufferPointer(rebasing: body[offset..<(offset + length)])
             if version >= 2 {
                 columns[field] = unsafe try Column(bytes, maxDoc: maxDoc, fileOffset: offset)
             } else {
                 guard field < schema.fields.count, schema.fields[field].type.isNumeric else {
-                    throw .malformed(offset: reader.offset - 20, reason: "v1 fast column of field \(field), not a numeric field")
+                    throw .malformed(
+                        offset: reader.offset - 20, reason: "v1 fast column of field \(field), not a numeric field")
                 }
                 columns[field] = unsafe try Column(
                     v1: bytes, kind: ColumnKind(schema.fields[field].type), maxDoc: maxDoc, fileOffset: offset)
@@ -58,13 +60,18 @@ extension Column {
         }
         let offsetsSize = single ? 0 : BitpackedArray.byteCount(count: maxDoc + 1, width: offsetWidth)
         let needed = reader.offset + offsetsSize + BitpackedArray.byteCount(count: valueCount, width: valueWidth)
-        guard needed <= bytes.count else { throw .truncated(offset: fileOffset, needed: needed, available: bytes.count) }
+        guard needed <= bytes.count else {
+            throw .truncated(offset: fileOffset, needed: needed, available: bytes.count)
+        }
         let offsets = unsafe start + reader.offset
         let values = unsafe NumericValues(
             bitpacked: offsets + offsetsSize, count: valueCount, min: minValue, gcd: gcd, width: valueWidth)
-        let layout: Layout = single
+        let layout: Layout =
+            single
             ? .full
-            : .multi(offsets: unsafe NumericValues(bitpacked: offsets, count: maxDoc + 1, min: 0, gcd: 1, width: offsetWidth))
+            : .multi(
+                offsets: unsafe NumericValues(bitpacked: offsets, count: maxDoc + 1, min: 0, gcd: 1, width: offsetWidth)
+            )
         self.init(kind: kind, layout: layout, values: values, dictionary: nil, byteCount: bytes.count)
     }
 }

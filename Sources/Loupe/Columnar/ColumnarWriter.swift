@@ -31,7 +31,9 @@ package struct ColumnarWriter {
     package init(schema: Schema) {
         self.schema = schema
         fields = schema.fields.indices.filter { schema.fields[$0].fast }
-        columns = fields.map { schema.fields[$0].type.isNumeric ? Values() : Values(strings: TermHashMap(capacity: 64)) }
+        columns = fields.map {
+            schema.fields[$0].type.isNumeric ? Values() : Values(strings: TermHashMap(capacity: 64))
+        }
         var slots = [Int?](repeating: nil, count: schema.fields.count)
         for (slot, field) in fields.enumerated() { slots[field] = slot }
         self.slots = slots
@@ -82,16 +84,20 @@ package struct ColumnarWriter {
         for (field, column) in zip(fields, columns) {
             let kind = ColumnKind(schema.fields[field].type)
             guard let strings = column.strings else {
-                out.append(field: field, kind: kind, maxDoc: maxDoc, docs: column.docs, values: column.values, dictionary: nil)
+                out.append(
+                    field: field, kind: kind, maxDoc: maxDoc, docs: column.docs, values: column.values, dictionary: nil)
                 continue
             }
             let order = (0..<strings.count).sorted { a, b in
-                unsafe strings.key(a).withUnsafeBytes { x in unsafe strings.key(b).withUnsafeBytes { y in unsafe compareBytes(x, y) < 0 } }
+                unsafe strings.key(a).withUnsafeBytes { x in
+                    unsafe strings.key(b).withUnsafeBytes { y in unsafe compareBytes(x, y) < 0 }
+                }
             }
             var ordinal = [UInt64](repeating: 0, count: strings.count)
             for (rank, id) in order.enumerated() { ordinal[id] = UInt64(rank) }
             out.append(
-                field: field, kind: kind, maxDoc: maxDoc, docs: column.docs, values: column.values.map { ordinal[Int($0)] },
+                field: field, kind: kind, maxDoc: maxDoc, docs: column.docs,
+                values: column.values.map { ordinal[Int($0)] },
                 dictionary: order.map { Array(strings.key($0)) })
         }
         return out.finish()
@@ -103,7 +109,9 @@ struct ColumnarFileWriter {
     private var out = ByteWriter(capacity: 1 << 12)
     private var directory: [(field: Int, offset: Int, length: Int)] = []
 
-    mutating func append(field: Int, kind: ColumnKind, maxDoc: Int, docs: [UInt32], values: [UInt64], dictionary: [[UInt8]]?) {
+    mutating func append(
+        field: Int, kind: ColumnKind, maxDoc: Int, docs: [UInt32], values: [UInt64], dictionary: [[UInt8]]?
+    ) {
         let start = out.count
         Column.write(kind: kind, maxDoc: maxDoc, docs: docs, values: values, dictionary: dictionary, into: &out)
         directory.append((field, start, out.count - start))

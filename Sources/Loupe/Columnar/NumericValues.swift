@@ -31,7 +31,11 @@ struct ValueLine: Equatable {
 @safe
 package struct NumericValues: @unchecked Sendable {
     // @unchecked: `data` and `blockData` view the read-only mapping the column's `FileSlice` keeps alive.
-    package enum Codec: UInt8, Sendable { case bitpacked = 0, linear = 1, blockwiseLinear = 2 }
+    package enum Codec: UInt8, Sendable {
+        case bitpacked = 0
+        case linear = 1
+        case blockwiseLinear = 2
+    }
 
     static let blockSize = 512
     /// Bytes of one block header of the blockwise-linear codec.
@@ -72,7 +76,9 @@ package struct NumericValues: @unchecked Sendable {
         var needed: Int
         switch codec {
         case .bitpacked, .linear:
-            if codec == .linear { line = ValueLine(intercept: try reader.readU64(), slope: Int64(bitPattern: try reader.readU64())) }
+            if codec == .linear {
+                line = ValueLine(intercept: try reader.readU64(), slope: Int64(bitPattern: try reader.readU64()))
+            }
             width = Int(try reader.readU8())
             guard width <= 64 else { throw .malformed(offset: fileOffset, reason: "bit width \(width) above 64") }
             needed = reader.offset + BitpackedArray.byteCount(count: count, width: width)
@@ -89,7 +95,9 @@ package struct NumericValues: @unchecked Sendable {
             try reader.skip(headerBytes)
             let dataLength = Int(clamping: try reader.readU64())
             needed = reader.offset &+ dataLength
-            guard needed <= bytes.count else { throw .truncated(offset: fileOffset, needed: needed, available: bytes.count) }
+            guard needed <= bytes.count else {
+                throw .truncated(offset: fileOffset, needed: needed, available: bytes.count)
+            }
             for b in 0..<blocks {
                 let header = headers + b * Self.blockHeaderSize
                 let blockWidth = Int(unsafe bytes[header + 16])
@@ -98,7 +106,8 @@ package struct NumericValues: @unchecked Sendable {
                 guard blockWidth <= 64, offset <= dataLength,
                     BitpackedArray.byteCount(count: values, width: blockWidth) <= dataLength - offset
                 else {
-                    throw .malformed(offset: fileOffset + header, reason: "block \(b) of a numeric column runs past its data")
+                    throw .malformed(
+                        offset: fileOffset + header, reason: "block \(b) of a numeric column runs past its data")
                 }
             }
             unsafe blockData = unsafe bytes.baseAddress! + (needed - dataLength)
@@ -200,7 +209,8 @@ package struct NumericValues: @unchecked Sendable {
             let blockWidth = unsafe Int(header.load(fromByteOffset: 16, as: UInt8.self))
             let offset = unsafe Int(truncatingIfNeeded: header.loadU64LE(at: 17))
             let within = i & (Self.blockSize &- 1)
-            decoded = unsafe blockLine.at(within) &+ BitpackedArray.get(blockData + offset, width: blockWidth, index: within)
+            decoded =
+                unsafe blockLine.at(within) &+ BitpackedArray.get(blockData + offset, width: blockWidth, index: within)
         }
         return Swift.min(min &+ gcd &* decoded, max)
     }

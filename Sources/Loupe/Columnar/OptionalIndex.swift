@@ -30,7 +30,9 @@ struct OptionalIndex: @unchecked Sendable {
         rowCount = Int(try reader.readU32())
         blockCount = Int(try reader.readU32())
         guard blockCount == (maxDoc + Self.blockDocs - 1) / Self.blockDocs, rowCount <= maxDoc else {
-            throw .malformed(offset: fileOffset, reason: "optional index of \(blockCount) blocks, \(rowCount) rows for \(maxDoc) documents")
+            throw .malformed(
+                offset: fileOffset,
+                reason: "optional index of \(blockCount) blocks, \(rowCount) rows for \(maxDoc) documents")
         }
         let headerStart = reader.offset
         try reader.skip(blockCount * Self.blockHeaderSize)
@@ -43,10 +45,12 @@ struct OptionalIndex: @unchecked Sendable {
             let kind = unsafe bytes[header]
             let rowStart = unsafe Int(bytes.loadU32LE(at: header + 1))
             let offset = unsafe Int(bytes.loadU32LE(at: header + 5))
-            let rowEnd = b + 1 < blockCount ? unsafe Int(bytes.loadU32LE(at: header + 1 + Self.blockHeaderSize)) : rowCount
+            let rowEnd =
+                b + 1 < blockCount ? unsafe Int(bytes.loadU32LE(at: header + 1 + Self.blockHeaderSize)) : rowCount
             let docs = min(Self.blockDocs, maxDoc - b * Self.blockDocs)
             let size = kind == 0 ? Self.denseBytes : (rowEnd - rowStart) * 2
-            guard kind <= 1, rowStart <= rowEnd, rowEnd - rowStart <= docs, offset <= dataLength, size <= dataLength - offset
+            guard kind <= 1, rowStart <= rowEnd, rowEnd - rowStart <= docs, offset <= dataLength,
+                size <= dataLength - offset
             else {
                 throw .malformed(offset: fileOffset + header, reason: "optional index block \(b) is inconsistent")
             }
@@ -69,7 +73,8 @@ struct OptionalIndex: @unchecked Sendable {
             let word = unsafe blockData.loadU64LE(at: (within &>> 6) &* 8)
             let bit = UInt64(1) &<< UInt64(within & 63)
             guard word & bit != 0 else { return nil }
-            let rank = unsafe Int(blockData.loadUnaligned(fromByteOffset: 8_192 &+ (within &>> 6) &* 2, as: UInt16.self))
+            let rank = unsafe Int(
+                blockData.loadUnaligned(fromByteOffset: 8_192 &+ (within &>> 6) &* 2, as: UInt16.self))
             let row = rowStart &+ rank &+ (word & (bit &- 1)).nonzeroBitCount
             return row < rowEnd ? row : nil
         }
@@ -77,9 +82,14 @@ struct OptionalIndex: @unchecked Sendable {
         let target = UInt16(truncatingIfNeeded: within)
         while lo < hi {
             let mid = (lo &+ hi) &>> 1
-            if unsafe blockData.loadUnaligned(fromByteOffset: mid &* 2, as: UInt16.self) < target { lo = mid &+ 1 } else { hi = mid }
+            if unsafe blockData.loadUnaligned(fromByteOffset: mid &* 2, as: UInt16.self) < target {
+                lo = mid &+ 1
+            } else {
+                hi = mid
+            }
         }
-        guard lo < rowEnd &- rowStart, unsafe blockData.loadUnaligned(fromByteOffset: lo &* 2, as: UInt16.self) == target
+        guard lo < rowEnd &- rowStart,
+            unsafe blockData.loadUnaligned(fromByteOffset: lo &* 2, as: UInt16.self) == target
         else { return nil }
         return rowStart &+ lo
     }
@@ -104,7 +114,8 @@ struct OptionalIndex: @unchecked Sendable {
                 continue
             }
             let rowStart = unsafe Int(header.loadU32LE(at: 1))
-            let rowEnd = block &+ 1 < blockCount ? unsafe Int(header.loadU32LE(at: 1 &+ Self.blockHeaderSize)) : rowCount
+            let rowEnd =
+                block &+ 1 < blockCount ? unsafe Int(header.loadU32LE(at: 1 &+ Self.blockHeaderSize)) : rowCount
             let blockData = unsafe data + Int(header.loadU32LE(at: 5))
             while i < count && Int(unsafe docs[i] &>> 16) == block {
                 let within = Int(unsafe docs[i] & 0xFFFF)
@@ -113,7 +124,8 @@ struct OptionalIndex: @unchecked Sendable {
                 if word & bit == 0 {
                     unsafe rows[i] = missing
                 } else {
-                    let rank = unsafe Int(blockData.loadUnaligned(fromByteOffset: 8_192 &+ (within &>> 6) &* 2, as: UInt16.self))
+                    let rank = unsafe Int(
+                        blockData.loadUnaligned(fromByteOffset: 8_192 &+ (within &>> 6) &* 2, as: UInt16.self))
                     let row = rowStart &+ rank &+ (word & (bit &- 1)).nonzeroBitCount
                     unsafe rows[i] = row < rowEnd ? UInt32(truncatingIfNeeded: row) : missing
                 }

@@ -25,7 +25,9 @@ package struct DocumentDecoder {
     }
 
     /// The model given by `entries`, field names with their values (`Document.entries`, `StoredDocument.entries`).
-    package func decode<T: Decodable>(_ type: T.Type, from entries: [(name: String, values: [FieldValue])])
+    package func decode<T: Decodable>(
+        _ type: T.Type, from entries: [(name: String, values: [FieldValue])]
+    )
         throws(IndexError) -> T
     {
         var fields: [String: [FieldValue]] = [:]
@@ -167,7 +169,9 @@ extension DocumentDecoder {
         func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try take(type, forKey: key) }
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try take(type, forKey: key) }
 
-        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        func nestedContainer<NestedKey: CodingKey>(
+            keyedBy type: NestedKey.Type, forKey key: Key
+        ) throws
             -> KeyedDecodingContainer<NestedKey>
         {
             throw state.nestedObject([key])
@@ -364,7 +368,9 @@ extension DocumentDecoder {
         mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try take(type) }
         mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try take(type) }
 
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+        mutating func nestedContainer<NestedKey: CodingKey>(
+            keyedBy type: NestedKey.Type
+        ) throws
             -> KeyedDecodingContainer<NestedKey>
         {
             try next().container(keyedBy: type)

@@ -193,7 +193,9 @@ extension DocumentEncoder {
         mutating func encode(_ value: UInt128, forKey key: Key) throws { try put(value, forKey: key) }
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try put(value, forKey: key) }
 
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        mutating func nestedContainer<NestedKey: CodingKey>(
+            keyedBy keyType: NestedKey.Type, forKey key: Key
+        )
             -> KeyedEncodingContainer<NestedKey>
         {
             field(key).container(keyedBy: keyType)
@@ -342,7 +344,9 @@ extension DocumentEncoder {
         mutating func encode(_ value: UInt128) throws { try put(value) }
         mutating func encode<T: Encodable>(_ value: T) throws { try put(value) }
 
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+        mutating func nestedContainer<NestedKey: CodingKey>(
+            keyedBy keyType: NestedKey.Type
+        )
             -> KeyedEncodingContainer<NestedKey>
         {
             next().container(keyedBy: keyType)

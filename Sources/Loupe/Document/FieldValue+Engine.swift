@@ -13,7 +13,8 @@ extension FieldValue {
         case (.mapped(let v), .i64): self = .i64(NumericMapping.toI64(v))
         case (.mapped(let v), .f64): self = .f64(NumericMapping.toF64(v))
         case (.mapped(let v), .bool): self = .bool(v != 0)
-        case (.mapped(let v), .date): self = .date(Date(timeIntervalSince1970: Double(NumericMapping.toI64(v)) / 1_000_000))
+        case (.mapped(let v), .date):
+            self = .date(Date(timeIntervalSince1970: Double(NumericMapping.toI64(v)) / 1_000_000))
         case (.mapped(let v), .text), (.mapped(let v), .string): self = .u64(v)
         }
     }

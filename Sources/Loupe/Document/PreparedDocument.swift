@@ -1,9 +1,10 @@
+import LoupeCodec
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import LoupeCodec
 
 /// A document checked against the schema and converted to the engine's value forms.
 ///
@@ -99,7 +100,8 @@ extension Schema {
         do {
             parsed = unsafe try JSONParser.parse(bytes)
         } catch {
-            throw IndexError(.invalidDocument, "malformed JSON: \(error.message)", context: .init(byteOffset: error.offset))
+            throw IndexError(
+                .invalidDocument, "malformed JSON: \(error.message)", context: .init(byteOffset: error.offset))
         }
         guard case .object(let members) = parsed else {
             throw IndexError(.invalidDocument, "a document must be a JSON object")
@@ -108,7 +110,8 @@ extension Schema {
         for member in members {
             let name = String(decoding: member.key, as: UTF8.self)
             guard let ordinal = fieldIndex[name] else {
-                throw IndexError(.invalidDocument, "unknown field '\(name)' (not in the schema)", context: .init(field: name))
+                throw IndexError(
+                    .invalidDocument, "unknown field '\(name)' (not in the schema)", context: .init(field: name))
             }
             let entry = fields[ordinal]
             switch member.value {
@@ -126,8 +129,9 @@ extension Schema {
         return prepared
     }
 
-    private static func convertJSON(_ value: JSONValue, for entry: FieldEntry) throws(IndexError) -> PreparedDocument.Value
-    {
+    private static func convertJSON(
+        _ value: JSONValue, for entry: FieldEntry
+    ) throws(IndexError) -> PreparedDocument.Value {
         func mismatch(_ what: String) -> IndexError {
             IndexError(
                 .invalidDocument, "field '\(entry.name)': expected \(entry.type.rawValue), got \(what)",

@@ -1,4 +1,3 @@
-
 /// How an `Index` follows new commits (its `ReloadPolicy`): the folder watcher it runs for `.onCommit` on disk,
 /// and how its last automatic reload went.
 ///

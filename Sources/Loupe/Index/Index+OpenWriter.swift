@@ -10,7 +10,9 @@ extension Index {
     ///   then neither removes orphans when it opens nor settles at the end.
     /// - Throws: `IndexError` `.writerLocked` when another `Index` or process holds the writer, or what `body`
     ///   throws.
-    package func withWriter<R>(cleaningUp: Bool = true, _ body: (IndexWriter) throws(IndexError) -> R)
+    package func withWriter<R>(
+        cleaningUp: Bool = true, _ body: (IndexWriter) throws(IndexError) -> R
+    )
         throws(IndexError) -> R
     {
         if let open = openWriter { return try body(open) }

@@ -69,7 +69,8 @@ package struct IndexMeta: Sendable, Equatable {
 
     package static func decode(_ bytes: UnsafeRawBufferPointer, location: String) throws(IndexError) -> IndexMeta {
         func corrupt(_ why: String) -> IndexError {
-            IndexError(.corruption, "\(fileName) \(why); restore it from a backup or reindex", context: .init(file: location))
+            IndexError(
+                .corruption, "\(fileName) \(why); restore it from a backup or reindex", context: .init(file: location))
         }
         let json: JSONValue
         do { json = unsafe try JSONParser.parse(bytes) } catch {
@@ -79,7 +80,8 @@ package struct IndexMeta: Sendable, Equatable {
         }
         guard json["format"]?.stringValue == formatName else {
             throw IndexError(
-                .incompatibleFormat, "\(fileName) is not a \(formatName) index; open it with the Loupe version that wrote it",
+                .incompatibleFormat,
+                "\(fileName) is not a \(formatName) index; open it with the Loupe version that wrote it",
                 context: .init(file: location))
         }
         guard let schemaValue = json["schema"] else { throw corrupt("has no schema") }

@@ -6,7 +6,9 @@ extension SegmentUpdater {
     /// for each segment that loses documents; returns the segments' new metas, without the segments left empty.
     /// A segment flushed in this batch loses only documents older than the deletion; committed segments are
     /// older than every pending deletion.
-    func applyDeletes(to segments: [IndexMeta.SegmentMeta], generation: UInt64) throws(IndexError)
+    func applyDeletes(
+        to segments: [IndexMeta.SegmentMeta], generation: UInt64
+    ) throws(IndexError)
         -> [IndexMeta.SegmentMeta]
     {
         let readers = try openReaders(segments)
@@ -37,7 +39,9 @@ extension SegmentUpdater {
     }
 
     /// Writes `deleted` as `segment`'s deleted-documents file of `generation`; returns the segment's meta naming it.
-    func writeDeletes(_ deleted: DocBitSet, of segment: IndexMeta.SegmentMeta, generation: UInt64) throws(IndexError)
+    func writeDeletes(
+        _ deleted: DocBitSet, of segment: IndexMeta.SegmentMeta, generation: UInt64
+    ) throws(IndexError)
         -> IndexMeta.SegmentMeta
     {
         let name = DeletedDocsFormat.fileName(segment.id, generation: generation)

@@ -34,7 +34,8 @@ package final class ByteStreamArena {
     package func newStream() -> Stream {
         let start = allocate(Self.firstCapacity)
         return Stream(
-            head: start, position: start, slabEnd: start + UInt32(Self.firstCapacity), capacity: UInt32(Self.firstCapacity))
+            head: start, position: start, slabEnd: start + UInt32(Self.firstCapacity),
+            capacity: UInt32(Self.firstCapacity))
     }
 
     private func allocate(_ size: Int) -> UInt32 {

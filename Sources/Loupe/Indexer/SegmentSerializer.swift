@@ -15,7 +15,8 @@ package enum SegmentSerializer {
 
         var normColumns: [(field: Int, norms: [UInt8], totalTokens: UInt64)] = []
         for index in writer.fields {
-            let codes = writer.schema.fields[index.field].type.isNumeric
+            let codes =
+                writer.schema.fields[index.field].type.isNumeric
                 ? FieldNormCode.numericColumn(count: index.norms.count) : index.norms.map(FieldNormCode.encode)
             normColumns.append((index.field, codes, index.totalTokens))
         }
@@ -32,7 +33,8 @@ package enum SegmentSerializer {
             let norms = normColumns[slot].norms
             for id in sortedTermIDs(index.terms) {
                 decode(
-                    index.states[id].stream, record: index.record, arena: writer.arena, docs: &docs, tfs: &tfs, positions: &positions)
+                    index.states[id].stream, record: index.record, arena: writer.arena, docs: &docs, tfs: &tfs,
+                    positions: &positions)
                 let info = unsafe docs.withUnsafeBufferPointer { d in
                     unsafe tfs.withUnsafeBufferPointer { t in
                         unsafe positions.withUnsafeBufferPointer { p in

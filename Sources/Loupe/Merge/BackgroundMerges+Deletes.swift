@@ -3,7 +3,9 @@ extension BackgroundMerges.Finished {
     /// the deletes `committed` (the commit point's segments now) holds for the sources beyond those the sources had
     /// when the merge started, which were already left out of it.
     /// - Throws: `IndexError` `.io` or `.corruption` naming a deleted-documents file that cannot be read.
-    package func laterDeletes(committed: [IndexMeta.SegmentMeta], in directory: any Directory) throws(IndexError)
+    package func laterDeletes(
+        committed: [IndexMeta.SegmentMeta], in directory: any Directory
+    ) throws(IndexError)
         -> DocBitSet
     {
         var bits = DocBitSet(maxDoc: merged?.maxDoc ?? 0)

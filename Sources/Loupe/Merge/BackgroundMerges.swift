@@ -41,7 +41,9 @@ package final class BackgroundMerges: Sendable {
     /// Starts merging `sources` in the background, read through `readers` (opened by the caller, on its thread,
     /// so the merge reads the segments as they are at this commit even if a later commit replaces their
     /// deleted-documents files before the queue reaches it).
-    package func start(_ sources: [IndexMeta.SegmentMeta], readers: [SegmentReader], directory: any Directory, schema: Schema) {
+    package func start(
+        _ sources: [IndexMeta.SegmentMeta], readers: [SegmentReader], directory: any Directory, schema: Schema
+    ) {
         let output = SegmentID()
         state.withLock {
             $0.busy.formUnion(sources.map(\.id))
@@ -74,7 +76,8 @@ package final class BackgroundMerges: Sendable {
     }
 
     private static func run(
-        _ sources: [IndexMeta.SegmentMeta], _ readers: [SegmentReader], into output: SegmentID, directory: any Directory,
+        _ sources: [IndexMeta.SegmentMeta], _ readers: [SegmentReader], into output: SegmentID,
+        directory: any Directory,
         schema: Schema
     ) -> Finished {
         var result = Finished(sources: sources, output: output, merged: nil, newIDs: [], error: nil)

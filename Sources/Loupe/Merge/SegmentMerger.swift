@@ -72,7 +72,9 @@ package struct SegmentMerger {
 
     /// The merged term dictionary, postings and positions files.
     /// - Throws: `IndexError` `.corruption` naming an input's terms file when one of its blocks is damaged.
-    private func mergedPostings(norms: [Int: [UInt8]]) throws(IndexError)
+    private func mergedPostings(
+        norms: [Int: [UInt8]]
+    ) throws(IndexError)
         -> (terms: [UInt8], postings: [UInt8], positions: [UInt8])
     {
         var dictionary = TermDictionaryWriter()
@@ -81,7 +83,8 @@ package struct SegmentMerger {
         var tfs: [UInt32] = []
         var deltas: [UInt32] = []
         let noNorms = [UInt8](repeating: 0, count: maxDoc)
-        for (field, entry) in schema.fields.enumerated() where segments.contains(where: { $0.terms.field(field) != nil }) {
+        for (field, entry) in schema.fields.enumerated()
+        where segments.contains(where: { $0.terms.field(field) != nil }) {
             let hasFreqs = entry.record != .basic
             let hasPositions = entry.type == .text && entry.record == .position
             dictionary.startField(field)
@@ -100,14 +103,18 @@ package struct SegmentMerger {
                     guard let cursor = cursors[s], cursor.isValid,
                         unsafe key.withUnsafeBytes({ unsafe cursor.compareKey(to: $0) }) == 0
                     else { continue }
-                    append(segment: s, info: cursor.info, hasFreqs: hasFreqs, hasPositions: hasPositions, &docs, &tfs, &deltas)
+                    append(
+                        segment: s, info: cursor.info, hasFreqs: hasFreqs, hasPositions: hasPositions, &docs, &tfs,
+                        &deltas)
                     _ = try segments[s].readingTerms { (_) throws(FormatError) in try cursors[s]?.next() }
                 }
                 guard !docs.isEmpty else { continue }
                 let info = unsafe docs.withUnsafeBufferPointer { d in
                     unsafe tfs.withUnsafeBufferPointer { t in
                         unsafe deltas.withUnsafeBufferPointer { p in
-                            unsafe fieldNorms.withUnsafeBufferPointer { n in unsafe serializer.writeTerm(docs: d, tfs: t, positionDeltas: p, norms: n) }
+                            unsafe fieldNorms.withUnsafeBufferPointer { n in
+                                unsafe serializer.writeTerm(docs: d, tfs: t, positionDeltas: p, norms: n)
+                            }
                         }
                     }
                 }
@@ -136,11 +143,13 @@ package struct SegmentMerger {
 
     /// Appends one segment's live postings of a term, with ids remapped, to the merged term's lists.
     private func append(
-        segment s: Int, info: TermInfo, hasFreqs: Bool, hasPositions: Bool, _ docs: inout [UInt32], _ tfs: inout [UInt32],
+        segment s: Int, info: TermInfo, hasFreqs: Bool, hasPositions: Bool, _ docs: inout [UInt32],
+        _ tfs: inout [UInt32],
         _ deltas: inout [UInt32]
     ) {
         let segment = segments[s]
-        let postings = unsafe PostingsCursor(file: segment.postings.bytes, info: info, hasFreqs: hasFreqs, maxDoc: segment.maxDoc)
+        let postings = unsafe PostingsCursor(
+            file: segment.postings.bytes, info: info, hasFreqs: hasFreqs, maxDoc: segment.maxDoc)
         let positions = unsafe PositionsCursor(file: segment.positions.bytes, offset: info.positionsOffset)
         var buffer: [UInt32] = []
         var doc = postings.doc
@@ -183,12 +192,15 @@ package struct SegmentMerger {
                 do {
                     encoded = try segment.store.documents(ofBlock: block.index, schema: schema)
                 } catch {
-                    throw IndexError(format: error, file: SegmentComponent.store.fileName(segment.id), segment: segment.id)
+                    throw IndexError(
+                        format: error, file: SegmentComponent.store.fileName(segment.id), segment: segment.id)
                 }
                 guard encoded.count == block.documents else {
                     throw IndexError(
-                        .corruption, "store block \(block.index) holds \(encoded.count) documents, its index says \(block.documents)",
-                        context: .init(file: SegmentComponent.store.fileName(segment.id), segment: segment.id.description))
+                        .corruption,
+                        "store block \(block.index) holds \(encoded.count) documents, its index says \(block.documents)",
+                        context: .init(
+                            file: SegmentComponent.store.fileName(segment.id), segment: segment.id.description))
                 }
                 for (local, document) in encoded.enumerated() where newIDs[s][block.firstDoc + local] >= 0 {
                     store.add(encoded: document)

@@ -55,7 +55,6 @@ package struct BM25Weight: Sendable {
     }
 }
 
-
 /// BM25's length normalisation for the 256 norm codes, computed once per query term and read by every scorer of
 /// it through a raw pointer: no bounds check and no reference counting per document.
 @safe

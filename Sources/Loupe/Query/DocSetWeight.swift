@@ -34,8 +34,10 @@ package enum DocSetWeight: Sendable {
             guard let dictionary = segment.terms.field(field), dictionary.isSingleValued else { return nil }
             return try segment.readingTerms { (_) throws(FormatError) in
                 Int(
-                    try dictionary.docFreqSum(from: NumericMapping.termBytes(lower), through: NumericMapping.termBytes(upper))
-                        .docFreqs)
+                    try dictionary.docFreqSum(
+                        from: NumericMapping.termBytes(lower), through: NumericMapping.termBytes(upper)
+                    )
+                    .docFreqs)
             }
         case .columnRange, .fastExists, .normsExist:
             return nil
@@ -49,24 +51,29 @@ package enum DocSetWeight: Sendable {
 
     /// The set's scorer in one segment, every document scoring `score`. A fast-column range and a set of few terms
     /// are read lazily, so inside a conjunction they only look at the documents the other clauses propose.
-    package func scorer(_ segment: SegmentReader, ordinal: Int, score: Float, scoring: Bool, scratch: ScorerScratch) -> any Scorer {
+    package func scorer(
+        _ segment: SegmentReader, ordinal: Int, score: Float, scoring: Bool, scratch: ScorerScratch
+    ) -> any Scorer {
         var lazyTerms: (infos: [TermInfo], hasFreqs: Bool)?
         switch self {
         case .range(let field, _, let lower, let upper, let fromColumn) where fromColumn[ordinal]:
             guard let column = segment.fast.column(field) else { return EmptyScorer() }
-            return FastRangeScorer(column: column, lower: lower, upper: upper, maxDoc: segment.maxDoc, score: score, scoring: scoring)
+            return FastRangeScorer(
+                column: column, lower: lower, upper: upper, maxDoc: segment.maxDoc, score: score, scoring: scoring)
         case .range(let field, let hasFreqs, let lower, let upper, _):
             do {
                 lazyTerms = (try Self.terms(of: field, lower, upper, in: segment), hasFreqs)
             } catch {
-                return BitSetScorer(DocBitSet(maxDoc: 0), score: score, scoring: scoring, damage: SegmentDamage(.terms, error))
+                return BitSetScorer(
+                    DocBitSet(maxDoc: 0), score: score, scoring: scoring, damage: SegmentDamage(.terms, error))
             }
         case .terms(_, let hasFreqs, let infos):
             lazyTerms = (infos[ordinal], hasFreqs)
         case .columnRange(let field, let ordinals):
             guard let column = segment.fast.column(field), let bounds = ordinals[ordinal] else { return EmptyScorer() }
             return FastRangeScorer(
-                column: column, lower: bounds.lowerBound, upper: bounds.upperBound, maxDoc: segment.maxDoc, score: score,
+                column: column, lower: bounds.lowerBound, upper: bounds.upperBound, maxDoc: segment.maxDoc,
+                score: score,
                 scoring: scoring)
         case .fastExists, .normsExist:
             break
@@ -74,11 +81,14 @@ package enum DocSetWeight: Sendable {
         if let (infos, hasFreqs) = lazyTerms, infos.count <= Self.lazyTermLimit {
             let postings = infos.filter { $0.docFreq > 0 }.map { info in
                 TermScorer(
-                    matching: unsafe PostingsCursor(file: segment.postings.bytes, info: info, hasFreqs: hasFreqs, maxDoc: segment.maxDoc))
+                    matching: unsafe PostingsCursor(
+                        file: segment.postings.bytes, info: info, hasFreqs: hasFreqs, maxDoc: segment.maxDoc))
             }
             guard let first = postings.first else { return EmptyScorer() }
-            let matches: any Scorer = postings.count == 1
-                ? first : TermUnionScorer(postings, excluding: [], minimumShouldMatch: 1, scoring: false, scratch: scratch)
+            let matches: any Scorer =
+                postings.count == 1
+                ? first
+                : TermUnionScorer(postings, excluding: [], minimumShouldMatch: 1, scoring: false, scratch: scratch)
             return scoring ? ConstantScorer(matches, score: score, scoring: true) : matches
         }
         let (bits, damage) = bits(segment, ordinal: ordinal, terms: lazyTerms?.infos ?? [])
@@ -86,7 +96,9 @@ package enum DocSetWeight: Sendable {
     }
 
     /// The infos of a field's terms in `lower...upper` (mapped values) in one segment.
-    private static func terms(of field: Int, _ lower: UInt64, _ upper: UInt64, in segment: SegmentReader) throws(FormatError)
+    private static func terms(
+        of field: Int, _ lower: UInt64, _ upper: UInt64, in segment: SegmentReader
+    ) throws(FormatError)
         -> [TermInfo]
     {
         var infos: [TermInfo] = []
@@ -102,12 +114,15 @@ package enum DocSetWeight: Sendable {
 
     /// The set's documents in one segment, from postings (`terms`: a range's, looked up), norms or a fast column's
     /// presence, and the first damage found in the postings read.
-    private func bits(_ segment: SegmentReader, ordinal: Int, terms rangeTerms: [TermInfo]) -> (DocBitSet, SegmentDamage?) {
+    private func bits(
+        _ segment: SegmentReader, ordinal: Int, terms rangeTerms: [TermInfo]
+    ) -> (DocBitSet, SegmentDamage?) {
         var bits = DocBitSet(maxDoc: segment.maxDoc)
         var damage: SegmentDamage?
         func insert(_ infos: [TermInfo], hasFreqs: Bool) {
             for info in infos {
-                let postings = unsafe PostingsCursor(file: segment.postings.bytes, info: info, hasFreqs: hasFreqs, maxDoc: segment.maxDoc)
+                let postings = unsafe PostingsCursor(
+                    file: segment.postings.bytes, info: info, hasFreqs: hasFreqs, maxDoc: segment.maxDoc)
                 bits.insert(postings)
                 damage = damage ?? postings.damage
             }
@@ -129,4 +144,3 @@ package enum DocSetWeight: Sendable {
         return (bits, damage)
     }
 }
-

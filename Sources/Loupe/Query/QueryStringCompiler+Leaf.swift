@@ -43,7 +43,10 @@ struct LeafLowering {
                     try Regex.compile(pattern)
                 }
             } catch {
-                throw IndexError(.invalidQuery, "invalid regex /\(pattern)/ at byte \(error.offset) of the pattern: \(error.message)", context: context)
+                throw IndexError(
+                    .invalidQuery,
+                    "invalid regex /\(pattern)/ at byte \(error.offset) of the pattern: \(error.message)",
+                    context: context)
             }
             return .regex(field: entry.name, pattern: pattern)
         case .range, .exists:
@@ -80,7 +83,10 @@ struct LeafLowering {
             if tokens.count > 1 { try requirePositions(text) }
             return .phrasePrefix(field: entry.name, terms: tokens, maxExpansions: 50)
         default:
-            throw IndexError(.invalidQuery, "a phrase prefix needs a text or string field; '\(entry.name)' is \(entry.type.rawValue)", context: context)
+            throw IndexError(
+                .invalidQuery,
+                "a phrase prefix needs a text or string field; '\(entry.name)' is \(entry.type.rawValue)",
+                context: context)
         }
     }
 
@@ -126,7 +132,9 @@ struct LeafLowering {
         case .text, .string: value = .text(text)
         }
         guard let value else {
-            throw IndexError(.invalidQuery, "'\(text)' is not a valid \(entry.type.rawValue) value for field '\(entry.name)'", context: context)
+            throw IndexError(
+                .invalidQuery, "'\(text)' is not a valid \(entry.type.rawValue) value for field '\(entry.name)'",
+                context: context)
         }
         return value
     }
@@ -135,7 +143,8 @@ struct LeafLowering {
 
     private func analyzer() throws(IndexError) -> TextAnalyzer {
         guard let analyzer = analyzers.analyzer(named: entry.tokenizer) else {
-            throw IndexError(.invalidQuery, "field '\(entry.name)' uses unknown tokenizer '\(entry.tokenizer)'", context: context)
+            throw IndexError(
+                .invalidQuery, "field '\(entry.name)' uses unknown tokenizer '\(entry.tokenizer)'", context: context)
         }
         return analyzer
     }
@@ -154,13 +163,16 @@ struct LeafLowering {
 
     private func requireSearchable(fastWillDo: Bool) throws(IndexError) {
         guard entry.indexed || (fastWillDo && entry.fast) else {
-            throw IndexError(.invalidQuery, "field '\(entry.name)' is not indexed, so it cannot be searched", context: context)
+            throw IndexError(
+                .invalidQuery, "field '\(entry.name)' is not indexed, so it cannot be searched", context: context)
         }
     }
 
     private func requireTextual(_ what: String) throws(IndexError) {
         guard entry.type == .text || entry.type == .string else {
-            throw IndexError(.invalidQuery, "\(what) needs a text or string field; '\(entry.name)' is \(entry.type.rawValue)", context: context)
+            throw IndexError(
+                .invalidQuery, "\(what) needs a text or string field; '\(entry.name)' is \(entry.type.rawValue)",
+                context: context)
         }
     }
 
@@ -177,12 +189,15 @@ struct LeafLowering {
     /// `word~` (distance 1) or `word~N`: the word and the distance; nil for any other word.
     static func fuzzySuffix(_ word: String, _ context: IndexError.Context) throws(IndexError) -> (String, Int)? {
         let bytes = Array(word.utf8)
-        guard let tilde = bytes.lastIndex(of: UInt8(ascii: "~")), tilde > 0, bytes[tilde - 1] != UInt8(ascii: "\\") else { return nil }
+        guard let tilde = bytes.lastIndex(of: UInt8(ascii: "~")), tilde > 0, bytes[tilde - 1] != UInt8(ascii: "\\")
+        else { return nil }
         let digits = bytes[(tilde + 1)...]
         guard digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
         let distance = digits.isEmpty ? 1 : Int(String(decoding: digits, as: UTF8.self)) ?? Int.max
         guard distance <= 2 else {
-            throw IndexError(.invalidQuery, "fuzzy distance must be 0, 1 or 2 (got \(String(decoding: digits, as: UTF8.self)))", context: context)
+            throw IndexError(
+                .invalidQuery, "fuzzy distance must be 0, 1 or 2 (got \(String(decoding: digits, as: UTF8.self)))",
+                context: context)
         }
         return (String(decoding: bytes[..<tilde], as: UTF8.self), distance)
     }

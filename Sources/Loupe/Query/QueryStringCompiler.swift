@@ -15,7 +15,9 @@ package struct QueryStringCompiler {
     let defaultFields: [String]
     let options: QueryParserOptions
 
-    package init(schema: Schema, analyzers: AnalyzerRegistry, defaultFields: [String], options: QueryParserOptions = .init()) {
+    package init(
+        schema: Schema, analyzers: AnalyzerRegistry, defaultFields: [String], options: QueryParserOptions = .init()
+    ) {
         self.schema = schema
         self.analyzers = analyzers
         self.defaultFields = defaultFields
@@ -52,7 +54,8 @@ package struct QueryStringCompiler {
         let special = Set("+-&|!(){}[]^\"'~*?:\\/<>=`".unicodeScalars)
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars { out.append(special.contains(scalar) ? " " : scalar) }
-        return String(out).split(separator: " ").filter { !["AND", "OR", "NOT", "IN", "TO"].contains($0) }.joined(separator: " ")
+        return String(out).split(separator: " ").filter { !["AND", "OR", "NOT", "IN", "TO"].contains($0) }.joined(
+            separator: " ")
     }
 
     /// The query of a node, nil when a lenient parse dropped it.
@@ -106,7 +109,9 @@ package struct QueryStringCompiler {
         var perField: [Query] = []
         for name in fields {
             guard let entry = schema.field(named: name) else {
-                throw IndexError(.invalidQuery, "unknown field '\(name)'\(schema.suggestion(for: name))", context: context.with(field: name))
+                throw IndexError(
+                    .invalidQuery, "unknown field '\(name)'\(schema.suggestion(for: name))",
+                    context: context.with(field: name))
             }
             let lowering = LeafLowering(entry: entry, analyzers: analyzers, context: context.with(field: name))
             if let q = try lowering.lower(leaf.kind) { perField.append(q) }

@@ -37,7 +37,9 @@ extension Weight {
     /// match, at any depth. Nesting does not change a union's result: a document matches when any leaf does and
     /// scores the sum of the matching leaves.
     fileprivate var disjuncts: [Weight] {
-        guard case .boolean(let b) = self, b.must.isEmpty, b.mustNot.isEmpty, b.minimumShouldMatch <= 1 else { return [self] }
+        guard case .boolean(let b) = self, b.must.isEmpty, b.mustNot.isEmpty, b.minimumShouldMatch <= 1 else {
+            return [self]
+        }
         return b.should.flatMap(\.disjuncts)
     }
 }
@@ -46,7 +48,8 @@ extension Weight.TermWeight {
     /// The term's scorer on one segment, nil when the segment lacks the term.
     package func scorer(_ segment: SegmentReader, ordinal: Int, scoring: Bool) -> TermScorer? {
         guard let info = infos[ordinal], info.docFreq > 0 else { return nil }
-        let postings = unsafe PostingsCursor(file: segment.postings.bytes, info: info, hasFreqs: hasFreqs, maxDoc: segment.maxDoc)
+        let postings = unsafe PostingsCursor(
+            file: segment.postings.bytes, info: info, hasFreqs: hasFreqs, maxDoc: segment.maxDoc)
         return TermScorer(postings: postings, norms: segment.norms.column(field), bm25: bm25, scoring: scoring)
     }
 }
@@ -57,7 +60,8 @@ extension Weight.PhraseWeight {
         var members: [(postings: PostingsCursor, positions: PositionsCursor, offset: UInt32)] = []
         for term in terms {
             guard let info = term.infos[ordinal] else { return nil }
-            let postings = unsafe PostingsCursor(file: segment.postings.bytes, info: info, hasFreqs: true, maxDoc: segment.maxDoc)
+            let postings = unsafe PostingsCursor(
+                file: segment.postings.bytes, info: info, hasFreqs: true, maxDoc: segment.maxDoc)
             let positions = unsafe PositionsCursor(file: segment.positions.bytes, offset: info.positionsOffset)
             members.append((postings, positions, term.offset))
         }
@@ -70,7 +74,9 @@ extension Weight.PhraseWeight {
 extension Weight.PhrasePrefixWeight {
     /// The scorer on one segment, nil when the segment lacks a head word or every expansion.
     func scorer(_ segment: SegmentReader, ordinal: Int, scoring: Bool) -> PhrasePrefixScorer? {
-        guard !suffixes[ordinal].isEmpty, let phrase = head.scorer(segment, ordinal: ordinal, scoring: scoring, recordsStarts: true) else {
+        guard !suffixes[ordinal].isEmpty,
+            let phrase = head.scorer(segment, ordinal: ordinal, scoring: scoring, recordsStarts: true)
+        else {
             return nil
         }
         let cursors = suffixes[ordinal].map { info in
@@ -79,7 +85,8 @@ extension Weight.PhrasePrefixWeight {
                 PositionsCursor(file: segment.positions.bytes, offset: info.positionsOffset)
             )
         }
-        return PhrasePrefixScorer(head: phrase, suffixes: cursors, suffixOffset: suffixOffset, constant: constant, scoring: scoring)
+        return PhrasePrefixScorer(
+            head: phrase, suffixes: cursors, suffixOffset: suffixOffset, constant: constant, scoring: scoring)
     }
 }
 
@@ -92,14 +99,20 @@ extension Weight.BooleanWeight {
             required.append(s)
         }
         let needed = must.isEmpty ? max(1, minimumShouldMatch) : minimumShouldMatch
-        let excluded = mustNot.map { $0.scorer(segment, ordinal: ordinal, scoring: false, scratch: scratch) }.filter { $0.doc != terminatedDoc }
+        let excluded = mustNot.map { $0.scorer(segment, ordinal: ordinal, scoring: false, scratch: scratch) }.filter {
+            $0.doc != terminatedDoc
+        }
         if required.isEmpty {
             let flattened = needed == 1 ? should.flatMap(\.disjuncts) : should
             return Self.union(flattened, needed: needed, excluding: excluded, segment, ordinal, scoring, scratch)
         }
         // With required clauses and no minimum, optional clauses only add to the score.
-        let optional = needed == 0 && !scoring
-            ? [] : should.map { $0.scorer(segment, ordinal: ordinal, scoring: scoring, scratch: scratch) }.filter { $0.doc != terminatedDoc }
+        let optional =
+            needed == 0 && !scoring
+            ? []
+            : should.map { $0.scorer(segment, ordinal: ordinal, scoring: scoring, scratch: scratch) }.filter {
+                $0.doc != terminatedDoc
+            }
         if optional.count < needed { return EmptyScorer() }
         if required.count == 1 && optional.isEmpty && excluded.isEmpty { return required[0] }
         return ConjunctionScorer(
@@ -123,9 +136,12 @@ extension Weight.BooleanWeight {
         if allTerms {
             if terms.count < needed || terms.isEmpty { return EmptyScorer() }
             if terms.count == 1 && excluded.isEmpty { return terms[0] }
-            return TermUnionScorer(terms, excluding: excluded, minimumShouldMatch: needed, scoring: scoring, scratch: scratch)
+            return TermUnionScorer(
+                terms, excluding: excluded, minimumShouldMatch: needed, scoring: scoring, scratch: scratch)
         }
-        let scorers = clauses.map { $0.scorer(segment, ordinal: ordinal, scoring: scoring, scratch: scratch) }.filter { $0.doc != terminatedDoc }
+        let scorers = clauses.map { $0.scorer(segment, ordinal: ordinal, scoring: scoring, scratch: scratch) }.filter {
+            $0.doc != terminatedDoc
+        }
         if scorers.count < needed || scorers.isEmpty { return EmptyScorer() }
         if scorers.count == 1 && excluded.isEmpty { return scorers[0] }
         return UnionScorer(scorers, excluding: excluded, minimumShouldMatch: needed, scoring: scoring, scratch: scratch)

@@ -8,15 +8,18 @@ import Darwin
 
 /// More-like-this: the text's most telling terms (Lucene's MoreLikeThis selection) searched as a disjunction.
 extension WeightBuilder {
-    func moreLikeThisWeight(_ name: String, _ text: String, _ options: MoreLikeThisOptions) throws(IndexError) -> Weight {
+    func moreLikeThisWeight(_ name: String, _ text: String, _ options: MoreLikeThisOptions) throws(IndexError) -> Weight
+    {
         let (field, entry) = try resolve(name)
         guard entry.type == .text || entry.type == .string else {
             throw IndexError(
-                .invalidQuery, "field '\(name)' is a \(entry.type.rawValue) field; more-like-this needs a text or string field",
+                .invalidQuery,
+                "field '\(name)' is a \(entry.type.rawValue) field; more-like-this needs a text or string field",
                 context: .init(field: name))
         }
         guard options.maxQueryTerms >= 1 else {
-            throw IndexError(.invalidQuery, "maxQueryTerms must be ≥ 1 (got \(options.maxQueryTerms))", context: .init(field: name))
+            throw IndexError(
+                .invalidQuery, "maxQueryTerms must be ≥ 1 (got \(options.maxQueryTerms))", context: .init(field: name))
         }
         var frequencies: [[UInt8]: Int] = [:]
         if entry.type == .text {
@@ -28,7 +31,9 @@ extension WeightBuilder {
         for (term, tf) in frequencies where tf >= options.minTermFrequency && keepsLength(term, options) {
             let infos = try lookup(field, term)
             let df = docFreq(infos)
-            guard df >= UInt64(max(options.minDocFrequency, 1)), options.maxDocFrequency.map({ df <= UInt64(max($0, 0)) }) ?? true else {
+            guard df >= UInt64(max(options.minDocFrequency, 1)),
+                options.maxDocFrequency.map({ df <= UInt64(max($0, 0)) }) ?? true
+            else {
                 continue
             }
             // Lucene's classic idf: 1 + ln(N / (df + 1)).
@@ -40,7 +45,8 @@ extension WeightBuilder {
         switch terms.count {
         case 0: return .empty
         case 1: return terms[0]
-        default: return .boolean(Weight.BooleanWeight(must: [], should: Array(terms), mustNot: [], minimumShouldMatch: 1))
+        default:
+            return .boolean(Weight.BooleanWeight(must: [], should: Array(terms), mustNot: [], minimumShouldMatch: 1))
         }
     }
 

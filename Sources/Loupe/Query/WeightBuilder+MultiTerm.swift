@@ -1,3 +1,7 @@
+import LoupeAnalysis
+import LoupeAutomata
+import LoupeCodec
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,9 +9,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import LoupeAnalysis
-import LoupeAutomata
-import LoupeCodec
 
 /// Multi-term queries: prefix, regex and wildcard match every term their automaton (or prefix range) accepts,
 /// as one constant-score document set; fuzzy, autocomplete and phrase-prefix keep the most useful expansions
@@ -64,7 +65,9 @@ extension WeightBuilder {
     func wildcardWeight(_ name: String, _ pattern: String) throws(IndexError) -> Weight {
         let (field, entry) = try resolveTextual(name, for: "a wildcard query")
         let body = pattern.utf8.dropLast()
-        if pattern.utf8.last == UInt8(ascii: "*"), !body.contains(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "\\") }) {
+        if pattern.utf8.last == UInt8(ascii: "*"),
+            !body.contains(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "\\") })
+        {
             return try prefixWeight(name, String(decoding: body, as: UTF8.self))
         }
         let key = AutomatonCache.Key.wildcard(pattern)
@@ -107,10 +110,12 @@ extension WeightBuilder {
         fields names: [String], _ value: String, distance: Int, transpositions: Bool, prefix: Bool, maxExpansions: Int
     ) throws(IndexError) -> Weight {
         guard (0...2).contains(distance) else {
-            throw IndexError(.invalidQuery, "fuzzy distance must be 0, 1 or 2 (got \(distance))", context: .init(field: names.first))
+            throw IndexError(
+                .invalidQuery, "fuzzy distance must be 0, 1 or 2 (got \(distance))", context: .init(field: names.first))
         }
         guard maxExpansions >= 1 else {
-            throw IndexError(.invalidQuery, "maxExpansions must be ≥ 1 (got \(maxExpansions))", context: .init(field: names.first))
+            throw IndexError(
+                .invalidQuery, "maxExpansions must be ≥ 1 (got \(maxExpansions))", context: .init(field: names.first))
         }
         var resolved: [(field: Int, entry: FieldEntry)] = []
         for name in names { resolved.append(try resolveTextual(name, for: "a fuzzy query")) }
@@ -139,9 +144,13 @@ extension WeightBuilder {
         for (field, entry, expansions) in perField {
             let tokens = totalTokens(field)
             for e in expansions {
-                let factor = Self.fuzzyWeight(distance: Int(e.tag), length: length, docFreq: e.docFreq, maxDocFreq: blended)
-                let bm25 = BM25Weight(docFreqs: [blended], totalDocs: totalDocs, totalTokens: tokens, boost: boost(field) * factor)
-                terms.append(.term(Weight.TermWeight(field: field, hasFreqs: entry.record != .basic, bm25: bm25, infos: e.infos)))
+                let factor = Self.fuzzyWeight(
+                    distance: Int(e.tag), length: length, docFreq: e.docFreq, maxDocFreq: blended)
+                let bm25 = BM25Weight(
+                    docFreqs: [blended], totalDocs: totalDocs, totalTokens: tokens, boost: boost(field) * factor)
+                terms.append(
+                    .term(Weight.TermWeight(field: field, hasFreqs: entry.record != .basic, bm25: bm25, infos: e.infos))
+                )
             }
         }
         switch terms.count {
@@ -154,17 +163,23 @@ extension WeightBuilder {
     func autocompleteWeight(_ name: String, _ text: String, typoTolerance: Int) throws(IndexError) -> Weight {
         let (_, entry) = try resolveTextual(name, for: "an autocomplete query")
         guard typoTolerance >= 0 else {
-            throw IndexError(.invalidQuery, "typoTolerance must be ≥ 0 (got \(typoTolerance))", context: .init(field: name))
+            throw IndexError(
+                .invalidQuery, "typoTolerance must be ≥ 0 (got \(typoTolerance))", context: .init(field: name))
         }
-        let words = entry.type == .text ? try analyzer(entry).tokens(text).map { String(decoding: $0.bytes, as: UTF8.self) } : [text]
+        let words =
+            entry.type == .text
+            ? try analyzer(entry).tokens(text).map { String(decoding: $0.bytes, as: UTF8.self) } : [text]
         var clauses: [Weight] = []
         for (i, word) in words.enumerated() {
             let distance = Self.autocompleteDistance(word, typoTolerance: typoTolerance)
             clauses.append(
-                try fuzzyWeight(name, word, distance: distance, transpositions: true, prefix: i == words.count - 1, maxExpansions: 50))
+                try fuzzyWeight(
+                    name, word, distance: distance, transpositions: true, prefix: i == words.count - 1,
+                    maxExpansions: 50))
         }
         if clauses.isEmpty { return .empty }
-        return clauses.count == 1 ? clauses[0] : .boolean(Weight.BooleanWeight(must: clauses, should: [], mustNot: [], minimumShouldMatch: 0))
+        return clauses.count == 1
+            ? clauses[0] : .boolean(Weight.BooleanWeight(must: clauses, should: [], mustNot: [], minimumShouldMatch: 0))
     }
 
     /// How much a fuzzy expansion at `distance` from a query word of `length` characters counts.
@@ -186,7 +201,8 @@ extension WeightBuilder {
     func phrasePrefixWeight(_ name: String, _ words: [String], maxExpansions: Int) throws(IndexError) -> Weight {
         let (field, entry) = try resolveTextual(name, for: "a phrase prefix query")
         guard maxExpansions >= 1 else {
-            throw IndexError(.invalidQuery, "maxExpansions must be ≥ 1 (got \(maxExpansions))", context: .init(field: name))
+            throw IndexError(
+                .invalidQuery, "maxExpansions must be ≥ 1 (got \(maxExpansions))", context: .init(field: name))
         }
         guard let last = words.last else { return .empty }
         if words.count > 1 { try requirePositions(entry, for: "a phrase prefix query") }
@@ -196,14 +212,16 @@ extension WeightBuilder {
         guard !expansions.isEmpty else { return .empty }
         let perSegment = searcher.segments.indices.map { s in expansions.compactMap { $0.infos[s] } }
         if words.count == 1 {
-            return .docSet(.terms(field: field, hasFreqs: entry.record != .basic, infos: perSegment), score: boost(field))
+            return .docSet(
+                .terms(field: field, hasFreqs: entry.record != .basic, infos: perSegment), score: boost(field))
         }
         var infos: [[TermInfo?]] = []
         for word in words.dropLast() { infos.append(try lookup(field, Array(word.utf8))) }
         let bm25 = BM25Weight(
             docFreqs: infos.map(docFreq), totalDocs: totalDocs, totalTokens: totalTokens(field), boost: boost(field))
         let head = Weight.PhraseWeight(
-            field: field, terms: infos.enumerated().map { Weight.PhraseTerm(offset: UInt32($0), infos: $1) }, slop: 0, bm25: bm25)
+            field: field, terms: infos.enumerated().map { Weight.PhraseTerm(offset: UInt32($0), infos: $1) }, slop: 0,
+            bm25: bm25)
         return .phrasePrefix(
             Weight.PhrasePrefixWeight(
                 head: head, suffixOffset: UInt32(infos.count), suffixes: perSegment,
@@ -248,7 +266,8 @@ extension WeightBuilder {
         let (field, entry) = try resolve(name)
         guard entry.type == .text || entry.type == .string else {
             throw IndexError(
-                .invalidQuery, "field '\(name)' is a \(entry.type.rawValue) field; \(what) needs a text or string field",
+                .invalidQuery,
+                "field '\(name)' is a \(entry.type.rawValue) field; \(what) needs a text or string field",
                 context: .init(field: name))
         }
         return (field, entry)

@@ -9,7 +9,9 @@ extension WeightBuilder {
             let (low, high) = (try bytes(lower, entry), try bytes(upper, entry))
             return entry.indexed ? try termRange(field, entry, low, high) : ordinalRange(field, low, high)
         }
-        guard let low = try mapped(lower, entry, isLower: true), let high = try mapped(upper, entry, isLower: false), low <= high else {
+        guard let low = try mapped(lower, entry, isLower: true), let high = try mapped(upper, entry, isLower: false),
+            low <= high
+        else {
             return .empty
         }
         let lowKey = NumericMapping.termBytes(low)
@@ -41,7 +43,8 @@ extension WeightBuilder {
 
     /// Documents holding a term of the range.
     private func termRange(
-        _ field: Int, _ entry: FieldEntry, _ lower: (bytes: [UInt8], included: Bool)?, _ upper: (bytes: [UInt8], included: Bool)?
+        _ field: Int, _ entry: FieldEntry, _ lower: (bytes: [UInt8], included: Bool)?,
+        _ upper: (bytes: [UInt8], included: Bool)?
     ) throws(IndexError) -> Weight {
         var perSegment: [[TermInfo]] = []
         for segment in searcher.segments {
@@ -84,14 +87,17 @@ extension WeightBuilder {
 
     func existsWeight(_ name: String) throws(IndexError) -> Weight {
         let (field, entry) = try resolve(name, fastWillDo: true)
-        if entry.fast && (entry.type.isNumeric || !entry.indexed) { return .docSet(.fastExists(field: field), score: boost(field)) }
+        if entry.fast && (entry.type.isNumeric || !entry.indexed) {
+            return .docSet(.fastExists(field: field), score: boost(field))
+        }
         if entry.type == .text { return .docSet(.normsExist(field: field), score: boost(field)) }
         return try termRange(field, entry, nil, nil)
     }
 
     /// A text or string bound as term bytes; a text bound goes through the field's analyzer when that leaves
     /// exactly one token (so `title:[a TO m]` compares with lowercased terms).
-    private func bytes(_ bound: RangeBound, _ entry: FieldEntry) throws(IndexError) -> (bytes: [UInt8], included: Bool)? {
+    private func bytes(_ bound: RangeBound, _ entry: FieldEntry) throws(IndexError) -> (bytes: [UInt8], included: Bool)?
+    {
         let (value, included): (FieldValue, Bool)
         switch bound {
         case .unbounded: return nil
@@ -114,7 +120,8 @@ extension WeightBuilder {
     /// (an excluded bound at the end of the domain).
     private func mapped(_ bound: RangeBound, _ entry: FieldEntry, isLower: Bool) throws(IndexError) -> UInt64? {
         switch bound {
-        case .included(.i64(let v)) where entry.type == .u64 && v < 0, .excluded(.i64(let v)) where entry.type == .u64 && v < 0:
+        case .included(.i64(let v)) where entry.type == .u64 && v < 0,
+            .excluded(.i64(let v)) where entry.type == .u64 && v < 0:
             return isLower ? 0 : nil
         case .unbounded:
             return isLower ? 0 : .max
@@ -129,6 +136,7 @@ extension WeightBuilder {
 
     private func mappedValue(_ value: FieldValue, _ entry: FieldEntry) throws(IndexError) -> UInt64 {
         if case .mapped(let v) = try convert(value, entry) { return v }
-        throw IndexError(.invalidQuery, "field '\(entry.name)' cannot take a range of \(value)", context: .init(field: entry.name))
+        throw IndexError(
+            .invalidQuery, "field '\(entry.name)' cannot take a range of \(value)", context: .init(field: entry.name))
     }
 }

@@ -18,7 +18,9 @@ package struct WeightBuilder {
                 throw IndexError(.invalidArgument, "boost for unknown field '\(name)'", context: .init(field: name))
             }
             guard factor.isFinite, factor >= 0 else {
-                throw IndexError(.invalidArgument, "boost for field '\(name)' must be a finite number ≥ 0 (got \(factor))", context: .init(field: name))
+                throw IndexError(
+                    .invalidArgument, "boost for field '\(name)' must be a finite number ≥ 0 (got \(factor))",
+                    context: .init(field: name))
             }
             fieldBoosts[i] = factor
         }
@@ -43,7 +45,8 @@ package struct WeightBuilder {
             return try prefixWeight(name, value)
         case .fuzzy(let name, let value, let distance, let transpositions, let prefix, let maxExpansions):
             return try fuzzyWeight(
-                name, value, distance: distance, transpositions: transpositions, prefix: prefix, maxExpansions: maxExpansions)
+                name, value, distance: distance, transpositions: transpositions, prefix: prefix,
+                maxExpansions: maxExpansions)
         case .autocomplete(let name, let text, let typoTolerance):
             return try autocompleteWeight(name, text, typoTolerance: typoTolerance)
         case .regex(let name, let pattern):
@@ -62,7 +65,9 @@ package struct WeightBuilder {
             guard factor.isFinite else { throw IndexError(.invalidQuery, "boost must be finite (got \(factor))") }
             return try build(inner).scaled(by: factor)
         case .constantScore(let inner, let score):
-            guard score.isFinite else { throw IndexError(.invalidQuery, "constant score must be finite (got \(score))") }
+            guard score.isFinite else {
+                throw IndexError(.invalidQuery, "constant score must be finite (got \(score))")
+            }
             return .constant(try build(inner), score)
         case .parsed(let text, let fields):
             return try build(searcher.parseQuery(text, defaultFields: fields))
@@ -70,11 +75,14 @@ package struct WeightBuilder {
     }
 
     private func booleanWeight(_ clauses: [Query.Clause], minimumShouldMatch: Int) throws(IndexError) -> Weight {
-        var boolean = Weight.BooleanWeight(must: [], should: [], mustNot: [], minimumShouldMatch: max(0, minimumShouldMatch))
+        var boolean = Weight.BooleanWeight(
+            must: [], should: [], mustNot: [], minimumShouldMatch: max(0, minimumShouldMatch))
         var grouped = Set<Int>()
         if minimumShouldMatch <= 1 {
             for group in Self.multiFieldFuzzyGroups(clauses) {
-                guard case .fuzzy(_, let value, let distance, let transpositions, let prefix, let maxExpansions) = clauses[group[0]].query
+                guard
+                    case .fuzzy(_, let value, let distance, let transpositions, let prefix, let maxExpansions) =
+                        clauses[group[0]].query
                 else { continue }
                 let fields = group.compactMap { i -> String? in
                     if case .fuzzy(let field, _, _, _, _, _) = clauses[i].query { return field }
@@ -105,7 +113,10 @@ package struct WeightBuilder {
         var groups: [Query: [Int]] = [:]
         var order: [Query] = []
         for (i, clause) in clauses.enumerated() where clause.occur == .should {
-            guard case .fuzzy(_, let value, let distance, let transpositions, let prefix, let maxExpansions) = clause.query else {
+            guard
+                case .fuzzy(_, let value, let distance, let transpositions, let prefix, let maxExpansions) = clause
+                    .query
+            else {
                 continue
             }
             let key = Query.fuzzy(
@@ -158,11 +169,14 @@ package struct WeightBuilder {
     /// The field's ordinal and entry; it must be indexed, or, with `fastWillDo`, fast.
     func resolve(_ name: String, fastWillDo: Bool = false) throws(IndexError) -> (Int, FieldEntry) {
         guard let i = searcher.schema.fieldIndex[name] else {
-            throw IndexError(.invalidQuery, "unknown field '\(name)'\(searcher.schema.suggestion(for: name))", context: .init(field: name))
+            throw IndexError(
+                .invalidQuery, "unknown field '\(name)'\(searcher.schema.suggestion(for: name))",
+                context: .init(field: name))
         }
         let entry = searcher.schema.fields[i]
         guard entry.indexed || (fastWillDo && entry.fast) else {
-            throw IndexError(.invalidQuery, "field '\(name)' is not indexed, so it cannot be searched", context: .init(field: name))
+            throw IndexError(
+                .invalidQuery, "field '\(name)' is not indexed, so it cannot be searched", context: .init(field: name))
         }
         return (i, entry)
     }
@@ -208,7 +222,9 @@ package struct WeightBuilder {
     /// The analyzer of a text field.
     func analyzer(_ entry: FieldEntry) throws(IndexError) -> TextAnalyzer {
         guard let analyzer = searcher.analyzers.analyzer(named: entry.tokenizer) else {
-            throw IndexError(.invalidQuery, "field '\(entry.name)' uses unknown tokenizer '\(entry.tokenizer)'", context: .init(field: entry.name))
+            throw IndexError(
+                .invalidQuery, "field '\(entry.name)' uses unknown tokenizer '\(entry.tokenizer)'",
+                context: .init(field: entry.name))
         }
         return analyzer
     }

@@ -15,7 +15,8 @@ extension Schema {
             for (i, item) in items.enumerated() { entries.append(try decodeField(item, name: nil, position: i)) }
         case .object(let members)?:
             for (i, member) in members.enumerated() {
-                entries.append(try decodeField(member.value, name: String(decoding: member.key, as: UTF8.self), position: i))
+                entries.append(
+                    try decodeField(member.value, name: String(decoding: member.key, as: UTF8.self), position: i))
             }
         default:
             throw invalid("\"fields\" must be an array of field objects")
@@ -23,7 +24,9 @@ extension Schema {
         let defaults = json["default_fields"] ?? json["default_search_fields"]
         var defaultFields: [String] = []
         if let defaults {
-            guard case .array(let names) = defaults else { throw invalid("\"default_fields\" must be an array of names") }
+            guard case .array(let names) = defaults else {
+                throw invalid("\"default_fields\" must be an array of names")
+            }
             for name in names {
                 guard let s = name.stringValue else { throw invalid("\"default_fields\" must hold field names") }
                 defaultFields.append(s)
@@ -37,7 +40,9 @@ extension Schema {
         return try Schema(fields: entries, defaultFields: defaultFields, idField: idField)
     }
 
-    private static func decodeField(_ value: JSONValue, name keyedName: String?, position: Int) throws(IndexError)
+    private static func decodeField(
+        _ value: JSONValue, name keyedName: String?, position: Int
+    ) throws(IndexError)
         -> FieldEntry
     {
         guard case .object = value else { throw invalid("field #\(position + 1) must be a JSON object") }
@@ -51,7 +56,9 @@ extension Schema {
         }
         func flag(_ key: String, _ defaultValue: Bool) throws(IndexError) -> Bool {
             guard let v = value[key], v != .null else { return defaultValue }
-            guard case .bool(let b) = v else { throw invalid("field '\(name)': \"\(key)\" must be true or false", field: name) }
+            guard case .bool(let b) = v else {
+                throw invalid("field '\(name)': \"\(key)\" must be true or false", field: name)
+            }
             return b
         }
         let corpusShape = keyedName != nil
@@ -60,7 +67,9 @@ extension Schema {
         let fast = try flag("fast", corpusShape && type.isNumeric)
         var tokenizer = "default"
         if let t = value["tokenizer"], t != .null {
-            guard let s = t.stringValue else { throw invalid("field '\(name)': \"tokenizer\" must be a name", field: name) }
+            guard let s = t.stringValue else {
+                throw invalid("field '\(name)': \"tokenizer\" must be a name", field: name)
+            }
             tokenizer = s
         }
         var record = IndexRecordOption.position
@@ -71,7 +80,8 @@ extension Schema {
             record = option
         }
         return FieldEntry(
-            name: name, type: type, stored: stored, indexed: indexed, fast: fast, tokenizer: Analyzer(tokenizer), record: record)
+            name: name, type: type, stored: stored, indexed: indexed, fast: fast, tokenizer: Analyzer(tokenizer),
+            record: record)
     }
 
     /// The schema in the documented JSON shape (what `meta.json` stores and `idx` reads back).

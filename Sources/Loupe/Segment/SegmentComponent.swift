@@ -40,7 +40,9 @@ package enum SegmentComponent: CaseIterable, Sendable {
 
     /// For the files that end with `directoryOffset(u64)` before their footer (terms, norms, fast): validates the
     /// footer and returns the body up to that field, and where in it the directory starts.
-    package func directory(_ file: FileSlice, verifyChecksum: Bool) throws(FormatError)
+    package func directory(
+        _ file: FileSlice, verifyChecksum: Bool
+    ) throws(FormatError)
         -> (body: UnsafeRawBufferPointer, directoryOffset: Int)
     {
         let (body, directoryOffset, _) = unsafe try versionedDirectory(file, verifyChecksum: verifyChecksum)
@@ -49,7 +51,9 @@ package enum SegmentComponent: CaseIterable, Sendable {
 
     /// `directory(_:verifyChecksum:)`, plus the version the file was written with (which the footer check
     /// accepted), for readers that still read older layouts.
-    package func versionedDirectory(_ file: FileSlice, verifyChecksum: Bool) throws(FormatError)
+    package func versionedDirectory(
+        _ file: FileSlice, verifyChecksum: Bool
+    ) throws(FormatError)
         -> (body: UnsafeRawBufferPointer, directoryOffset: Int, version: UInt32)
     {
         let body = unsafe try Footer.validate(

@@ -22,7 +22,8 @@ extension SegmentReader {
         if let (name, file) = deletesFile {
             do {
                 _ = try unsafe Footer.validate(
-                    file.bytes, kind: DeletedDocsFormat.kind, supportedVersion: DeletedDocsFormat.version, verifyChecksum: true)
+                    file.bytes, kind: DeletedDocsFormat.kind, supportedVersion: DeletedDocsFormat.version,
+                    verifyChecksum: true)
             } catch {
                 problem(IndexError(format: error, file: name, segment: id))
             }
@@ -52,7 +53,9 @@ extension SegmentReader {
         return problems
     }
 
-    private func checkTerms(_ dictionary: FieldTermDictionary, field: String, hasFreqs: Bool, _ problem: (IndexError) -> Void) {
+    private func checkTerms(
+        _ dictionary: FieldTermDictionary, field: String, hasFreqs: Bool, _ problem: (IndexError) -> Void
+    ) {
         let termsFile = SegmentComponent.terms.fileName(id)
         let postingsFile = SegmentComponent.postings.fileName(id)
         var previous: [UInt8]?
@@ -72,12 +75,14 @@ extension SegmentReader {
             if let previous, !previous.lexicographicallyPrecedes(key) {
                 problem(
                     IndexError(
-                        .corruption, "\(termsFile): field '\(field)': term \(seen) is not greater than the one before it",
+                        .corruption,
+                        "\(termsFile): field '\(field)': term \(seen) is not greater than the one before it",
                         context: .init(file: termsFile, segment: id.description, field: field)))
             }
             previous = key
             let info = cursor.info
-            let postings = unsafe PostingsCursor(file: self.postings.bytes, info: info, hasFreqs: hasFreqs, maxDoc: maxDoc)
+            let postings = unsafe PostingsCursor(
+                file: self.postings.bytes, info: info, hasFreqs: hasFreqs, maxDoc: maxDoc)
             var count = 0
             var last: Int64 = -1
             var doc = postings.doc

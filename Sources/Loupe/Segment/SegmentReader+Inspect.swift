@@ -35,7 +35,8 @@ extension SegmentReader {
             let footprint = FieldFootprint(
                 field: field, terms: terms.field(field)?.termCount ?? 0,
                 postingsBytes: start.map { share($0.postings, among: postingStarts, fileSize: postings.count) } ?? 0,
-                positionsBytes: start.map { share($0.positions, among: positionStarts, fileSize: positions.count) } ?? 0,
+                positionsBytes: start.map { share($0.positions, among: positionStarts, fileSize: positions.count) }
+                    ?? 0,
                 normsBytes: norms.column(field)?.byteCount ?? 0, fastBytes: fast.column(field)?.byteCount ?? 0,
                 fastLayout: fast.column(field)?.layoutDescription)
             if footprint.terms + footprint.normsBytes + footprint.fastBytes > 0 { out.append(footprint) }

@@ -34,7 +34,8 @@ package final class SegmentReader: Sendable {
     ///   - storeCache: the index's cache of decoded store blocks, which this segment's store shares.
     ///   - registry: where to count the reader open while it lives (a searcher's readers), if anywhere.
     package init(
-        directory: any Directory, meta: IndexMeta.SegmentMeta, schema: Schema, verifyChecksums: Bool, storeCache: DocStoreCache,
+        directory: any Directory, meta: IndexMeta.SegmentMeta, schema: Schema, verifyChecksums: Bool,
+        storeCache: DocStoreCache,
         registry: OpenSegments? = nil
     ) throws(IndexError) {
         id = meta.id
@@ -48,7 +49,9 @@ package final class SegmentReader: Sendable {
         }
         var total = 0
         var files: [(component: SegmentComponent, file: FileSlice)] = []
-        func validated<T>(_ component: SegmentComponent, _ body: (FileSlice) throws(FormatError) -> T) throws(IndexError) -> T {
+        func validated<T>(
+            _ component: SegmentComponent, _ body: (FileSlice) throws(FormatError) -> T
+        ) throws(IndexError) -> T {
             let file = try open(component)
             total += file.count
             files.append((component, file))
@@ -133,7 +136,8 @@ package final class SegmentReader: Sendable {
         if let (name, file) = deletesFile {
             do {
                 _ = try unsafe Footer.validate(
-                    file.bytes, kind: DeletedDocsFormat.kind, supportedVersion: DeletedDocsFormat.version, verifyChecksum: true)
+                    file.bytes, kind: DeletedDocsFormat.kind, supportedVersion: DeletedDocsFormat.version,
+                    verifyChecksum: true)
             } catch {
                 throw IndexError(format: error, file: name, segment: id)
             }
@@ -149,8 +153,11 @@ package final class SegmentReader: Sendable {
     }
 
     /// The file's bytes without the footer, as a slice that keeps the mapping alive.
-    private static func body(_ file: FileSlice, _ component: SegmentComponent, _ verify: Bool) throws(FormatError) -> FileSlice {
-        let body = unsafe try Footer.validate(file.bytes, kind: component.kind, supportedVersion: component.formatVersion, verifyChecksum: verify)
+    private static func body(
+        _ file: FileSlice, _ component: SegmentComponent, _ verify: Bool
+    ) throws(FormatError) -> FileSlice {
+        let body = unsafe try Footer.validate(
+            file.bytes, kind: component.kind, supportedVersion: component.formatVersion, verifyChecksum: verify)
         return file.slice(0..<body.count)
     }
 
@@ -168,7 +175,8 @@ extension IndexError {
         case .truncated(let o, _, _), .malformed(let o, _), .decompression(let o, _): offset = o
         default: offset = nil
         }
-        let advice = code == .incompatibleFormat
+        let advice =
+            code == .incompatibleFormat
             ? "open it with the Loupe version that wrote it, or reindex"
             : "the file is damaged; restore the index from a backup or reindex"
         self.init(
@@ -181,7 +189,8 @@ extension IndexError {
         case .system(let e):
             self.init(.io, e.description, context: .init(file: file ?? e.path, segment: segment?.description))
         case .notFound(let path):
-            self.init(.notFound, "\(path) does not exist", context: .init(file: file ?? path, segment: segment?.description))
+            self.init(
+                .notFound, "\(path) does not exist", context: .init(file: file ?? path, segment: segment?.description))
         case .locked(let path):
             self.init(
                 .writerLocked,

@@ -49,15 +49,20 @@ package final class Highlighter: Sendable {
         case .prefix(let field, let value):
             out[field, default: []].append(.prefix(Array(value.utf8)))
         case .fuzzy(let field, let value, let distance, let transpositions, let prefix, _):
-            out[field, default: []].append(.fuzzy(value, distance: distance, transpositions: transpositions, prefix: prefix))
+            out[field, default: []].append(
+                .fuzzy(value, distance: distance, transpositions: transpositions, prefix: prefix))
         case .autocomplete(let field, let text, let tolerance):
             guard let entry = searcher.schema.field(named: field) else { return }
-            let words = entry.type == .text
-                ? (searcher.analyzers.analyzer(named: entry.tokenizer)?.tokens(text).map { String(decoding: $0.bytes, as: UTF8.self) } ?? [])
+            let words =
+                entry.type == .text
+                ? (searcher.analyzers.analyzer(named: entry.tokenizer)?.tokens(text).map {
+                    String(decoding: $0.bytes, as: UTF8.self)
+                } ?? [])
                 : [text]
             for (i, word) in words.enumerated() {
                 let distance = WeightBuilder.autocompleteDistance(word, typoTolerance: tolerance)
-                out[field, default: []].append(.fuzzy(word, distance: distance, transpositions: true, prefix: i == words.count - 1))
+                out[field, default: []].append(
+                    .fuzzy(word, distance: distance, transpositions: true, prefix: i == words.count - 1))
             }
         case .regex(let field, let pattern):
             out[field, default: []].append(.regex(pattern))
@@ -86,7 +91,8 @@ package final class Highlighter: Sendable {
         var matcher = TokenMatcher(fieldMatchers)
         var best: (text: String, tokens: [Token], marks: [SnippetFragmenter.Mark])?
         for text in texts {
-            let tokens = analyzer?.tokens(text)
+            let tokens =
+                analyzer?.tokens(text)
                 ?? [Token(bytes: Array(text.utf8), position: 0, offsetFrom: 0, offsetTo: text.utf8.count)]
             let marks = matcher.marks(tokens)
             if best == nil || Set(marks.map(\.term)).count > Set(best?.marks.map(\.term) ?? []).count {
@@ -108,7 +114,13 @@ private struct TokenMatcher {
             switch m {
             case .phrase(let terms, let slop, let lastIsPrefix): phrases.append((terms, slop, lastIsPrefix))
             case .fuzzy(let value, let distance, let transpositions, let prefix):
-                singles.append((m, ByteDFA(Levenshtein.automaton(value, distance: distance, transpositions: transpositions, prefix: prefix))))
+                singles.append(
+                    (
+                        m,
+                        ByteDFA(
+                            Levenshtein.automaton(
+                                value, distance: distance, transpositions: transpositions, prefix: prefix))
+                    ))
             case .regex(let pattern): singles.append((m, (try? Regex.compile(pattern)).map { ByteDFA($0) }))
             case .wildcard(let pattern): singles.append((m, ByteDFA(Wildcard.automaton(pattern))))
             case .exact, .prefix: singles.append((m, nil))
@@ -134,10 +146,13 @@ private struct TokenMatcher {
     }
 
     /// Each occurrence of the phrase as one mark from its first token to its last.
-    private static func occurrences(_ phrase: (terms: [[UInt8]], slop: Int, lastIsPrefix: Bool), in tokens: [Token]) -> [SnippetFragmenter.Mark] {
+    private static func occurrences(
+        _ phrase: (terms: [[UInt8]], slop: Int, lastIsPrefix: Bool), in tokens: [Token]
+    ) -> [SnippetFragmenter.Mark] {
         guard let first = phrase.terms.first else { return [] }
         func matches(_ k: Int, _ token: Token) -> Bool {
-            k == phrase.terms.count - 1 && phrase.lastIsPrefix ? token.bytes.starts(with: phrase.terms[k]) : token.bytes == phrase.terms[k]
+            k == phrase.terms.count - 1 && phrase.lastIsPrefix
+                ? token.bytes.starts(with: phrase.terms[k]) : token.bytes == phrase.terms[k]
         }
         var marks: [SnippetFragmenter.Mark] = []
         var i = 0
@@ -149,7 +164,9 @@ private struct TokenMatcher {
             var last = i
             var k = 1
             var j = i + 1
-            while k < phrase.terms.count && j < tokens.count && tokens[j].position - tokens[last].position <= 1 + phrase.slop {
+            while k < phrase.terms.count && j < tokens.count
+                && tokens[j].position - tokens[last].position <= 1 + phrase.slop
+            {
                 if matches(k, tokens[j]) {
                     last = j
                     k += 1

@@ -44,7 +44,9 @@ struct SnippetFragmenter {
         start = max(0, min(start, end - maxChars))
         var fromByte = marks[best.first].from
         if start > 0 {
-            if let t = tokens.first(where: { scalarAt[$0.offsetFrom] >= start && $0.offsetFrom <= marks[best.first].from }) {
+            if let t = tokens.first(where: {
+                scalarAt[$0.offsetFrom] >= start && $0.offsetFrom <= marks[best.first].from
+            }) {
                 fromByte = t.offsetFrom
             }
         } else {

@@ -54,7 +54,8 @@ package final class HeapBytes: FileOwner, @unchecked Sendable {
     package let count: Int
 
     package var slice: FileSlice {
-        unsafe FileSlice(owner: self, bytes: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<count]))
+        unsafe FileSlice(
+            owner: self, bytes: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<count]))
     }
 
     deinit { unsafe buffer.deallocate() }

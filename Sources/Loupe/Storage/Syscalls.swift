@@ -101,7 +101,8 @@ package enum Syscalls {
         return Int(st.st_size)
     }
 
-    package static func mmapReadOnly(_ fd: Int32, length: Int, path: String) throws(SystemCallError) -> UnsafeRawPointer {
+    package static func mmapReadOnly(_ fd: Int32, length: Int, path: String) throws(SystemCallError) -> UnsafeRawPointer
+    {
         let p = unsafe mmap(nil, length, PROT_READ, MAP_SHARED, fd, 0)
         guard let p = unsafe p, unsafe p != MAP_FAILED else { throw failure("mmap", path) }
         return UnsafeRawPointer(p)

@@ -28,43 +28,43 @@
 /// unpaired surrogate escapes. Any value may stand at the top level. Object keys may repeat;
 /// duplicates are returned in order for the caller to reject.
 package enum JSONParser {
-  /// The nesting limit used when none is given: far deeper than any document or config the
-  /// engine reads, far shallower than anything that would hurt.
-  package static let defaultMaxDepth = 256
+    /// The nesting limit used when none is given: far deeper than any document or config the
+    /// engine reads, far shallower than anything that would hurt.
+    package static let defaultMaxDepth = 256
 
-  /// Parses exactly one JSON value, with optional whitespace around it.
-  ///
-  /// - Parameters:
-  ///   - bytes: UTF-8 text; only read during the call.
-  ///   - maxDepth: the most arrays and objects that may be open at once.
-  /// - Throws: ``JSONError`` with the byte offset of the first problem.
-  /// - Complexity: O(*n*) in the length of `bytes`.
-  package static func parse(
-    _ bytes: UnsafeRawBufferPointer, maxDepth: Int = defaultMaxDepth
-  ) throws(JSONError) -> JSONValue {
-    var reader = unsafe JSONReader(bytes: bytes, maxDepth: maxDepth)
-    return try reader.parseDocument()
-  }
-
-  /// Parses exactly one JSON value from UTF-8 bytes.
-  ///
-  /// - Throws: ``JSONError`` with the byte offset of the first problem.
-  package static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONError) -> JSONValue {
-    // `withUnsafeBytes` only rethrows, so the typed error travels out in a `Result`.
-    let result = unsafe bytes.withUnsafeBytes { raw in
-      Result { () throws(JSONError) in try unsafe parse(raw, maxDepth: maxDepth) }
+    /// Parses exactly one JSON value, with optional whitespace around it.
+    ///
+    /// - Parameters:
+    ///   - bytes: UTF-8 text; only read during the call.
+    ///   - maxDepth: the most arrays and objects that may be open at once.
+    /// - Throws: ``JSONError`` with the byte offset of the first problem.
+    /// - Complexity: O(*n*) in the length of `bytes`.
+    package static func parse(
+        _ bytes: UnsafeRawBufferPointer, maxDepth: Int = defaultMaxDepth
+    ) throws(JSONError) -> JSONValue {
+        var reader = unsafe JSONReader(bytes: bytes, maxDepth: maxDepth)
+        return try reader.parseDocument()
     }
-    return try result.get()
-  }
 
-  /// Parses exactly one JSON value from a string's UTF-8 encoding.
-  ///
-  /// - Throws: ``JSONError`` with the byte offset (in UTF-8) of the first problem.
-  package static func parse(_ string: String, maxDepth: Int = defaultMaxDepth) throws(JSONError) -> JSONValue {
-    var string = string
-    let result = string.withUTF8 { utf8 in
-      Result { () throws(JSONError) in try unsafe parse(UnsafeRawBufferPointer(utf8), maxDepth: maxDepth) }
+    /// Parses exactly one JSON value from UTF-8 bytes.
+    ///
+    /// - Throws: ``JSONError`` with the byte offset of the first problem.
+    package static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONError) -> JSONValue {
+        // `withUnsafeBytes` only rethrows, so the typed error travels out in a `Result`.
+        let result = unsafe bytes.withUnsafeBytes { raw in
+            Result { () throws(JSONError) in try unsafe parse(raw, maxDepth: maxDepth) }
+        }
+        return try result.get()
     }
-    return try result.get()
-  }
+
+    /// Parses exactly one JSON value from a string's UTF-8 encoding.
+    ///
+    /// - Throws: ``JSONError`` with the byte offset (in UTF-8) of the first problem.
+    package static func parse(_ string: String, maxDepth: Int = defaultMaxDepth) throws(JSONError) -> JSONValue {
+        var string = string
+        let result = string.withUTF8 { utf8 in
+            Result { () throws(JSONError) in try unsafe parse(UnsafeRawBufferPointer(utf8), maxDepth: maxDepth) }
+        }
+        return try result.get()
+    }
 }

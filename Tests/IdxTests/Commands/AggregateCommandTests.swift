@@ -3,7 +3,8 @@ import IdxKit
 import Testing
 
 @Suite struct AggregateCommandTests {
-    static let request = #"{"genres": {"terms": {"field": "genres", "size": 2}, "aggs": {"avg_year": {"avg": {"field": "year"}}}}}"#
+    static let request =
+        #"{"genres": {"terms": {"field": "genres", "size": 2}, "aggs": {"avg_year": {"avg": {"field": "year"}}}}}"#
 
     @Test func printsTheResponseIndentedOrOnOneLine() throws {
         let folder = try Fixtures.indexedFolder()

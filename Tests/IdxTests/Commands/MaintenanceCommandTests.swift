@@ -48,7 +48,8 @@ import Testing
         #expect(sound.code == .success, "\(sound.err)")
         #expect(sound.out == "ok: 1 segment, 5 documents checked\n")
 
-        let postings = try #require(try FileManager.default.contentsOfDirectory(atPath: index).first { $0.hasSuffix(".postings") })
+        let postings = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: index).first { $0.hasSuffix(".postings") })
         let path = index + "/" + postings
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         bytes[0] ^= 0x5A
@@ -75,7 +76,9 @@ import Testing
         #expect(segments.count == 3)
         let fields = try #require(segments[0]["fields"] as? [[String: Any]])
         let title = try #require(fields.first { $0["name"] as? String == "title" })
-        #expect((title["terms"] as? Int ?? 0) > 0 && (title["postings_bytes"] as? Int ?? 0) > 0 && (title["positions_bytes"] as? Int ?? 0) > 0)
+        #expect(
+            (title["terms"] as? Int ?? 0) > 0 && (title["postings_bytes"] as? Int ?? 0) > 0
+                && (title["positions_bytes"] as? Int ?? 0) > 0)
         let year = try #require(fields.first { $0["name"] as? String == "year" })
         #expect((year["fast_bytes"] as? Int ?? 0) > 0 && year["positions_bytes"] as? Int == 0)
         #expect(year["fast_layout"] as? String == "u64 full bitpacked (2 values)")

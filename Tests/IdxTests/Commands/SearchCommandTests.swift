@@ -42,8 +42,9 @@ import Testing
         let json = try IdxRun(["search", folder.subpath("index"), "common rare", "--json"]).json()
         #expect(json["count_exact"] as? Bool == false)
         // The top hit is the same either way: a "rare" title scores higher.
-        #expect(broad.out.split(separator: "\n").first?.split(separator: "  ").dropFirst().first
-            == exact.out.split(separator: "\n").first?.split(separator: "  ").dropFirst().first)
+        #expect(
+            broad.out.split(separator: "\n").first?.split(separator: "  ").dropFirst().first
+                == exact.out.split(separator: "\n").first?.split(separator: "  ").dropFirst().first)
     }
 
     @Test func jsonOutputParsesBack() throws {

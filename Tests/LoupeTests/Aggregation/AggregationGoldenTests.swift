@@ -1,8 +1,8 @@
 import Foundation
 import Loupe
 import LoupeCodec
-import Testing
 import TestSupport
+import Testing
 
 /// Aggregations against tantivy 0.27 on the bundled movies corpus: each golden case's request and query run on
 /// Loupe's movies index, and the response compared with tantivy's (see `AggregationJSONComparison` for what
@@ -20,7 +20,8 @@ import TestSupport
     /// Cases where Loupe deliberately answers otherwise (Docs/AGGREGATIONS.md, "Differences from tantivy"): an
     /// error where tantivy returns an empty result, with the error's message.
     static let documentedErrors = [
-        "terms_year_include_on_numeric_field": "aggs.years.terms: include and exclude filter the terms of string fields only",
+        "terms_year_include_on_numeric_field":
+            "aggs.years.terms: include and exclude filter the terms of string fields only",
         "metrics_on_string_field": "aggs.stats.stats.field: stats needs a numeric or date field",
     ]
 
@@ -28,7 +29,8 @@ import TestSupport
         let cases = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
         return (cases.arrayValue ?? []).map { item in
             Case(
-                name: item["name"]?.stringValue ?? "?", query: item["query"]?.stringValue, request: item["request"] ?? .null,
+                name: item["name"]?.stringValue ?? "?", query: item["query"]?.stringValue,
+                request: item["request"] ?? .null,
                 response: item["response"] ?? .null, tieAtCutoff: item["tie_at_cutoff"]?.boolValue ?? false,
                 arbitraryTieMembers: item["arbitrary_tie_members"]?.boolValue ?? false)
         }
@@ -47,7 +49,8 @@ import TestSupport
             let query = try golden.query.map { try index.parseQuery($0) } ?? .matchAll
             let ours: JSONValue
             do {
-                ours = try JSONParser.parse(try index.aggregate(String(decoding: requestText, as: UTF8.self), matching: query))
+                ours = try JSONParser.parse(
+                    try index.aggregate(String(decoding: requestText, as: UTF8.self), matching: query))
             } catch let error as IndexError {
                 let expected = Self.documentedErrors[golden.name]
                 #expect(expected != nil && error.message.hasPrefix(expected ?? ""), "\(golden.name): \(error)")

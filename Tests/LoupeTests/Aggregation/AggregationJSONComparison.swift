@@ -26,11 +26,20 @@ struct AggregationJSONComparison {
         for member in aggregations {
             let name = String(decoding: member.key, as: UTF8.self)
             let at = path.isEmpty ? name : path + "." + name
-            guard let mine = ours[name] else { differ(at, "missing from Loupe's response"); continue }
-            guard let theirs = expected[name] else { differ(at, "missing from the expected response"); continue }
-            guard let kind = member.value.members?.first(where: { !$0.key.elementsEqual("aggs".utf8) }) else { continue }
+            guard let mine = ours[name] else {
+                differ(at, "missing from Loupe's response")
+                continue
+            }
+            guard let theirs = expected[name] else {
+                differ(at, "missing from the expected response")
+                continue
+            }
+            guard let kind = member.value.members?.first(where: { !$0.key.elementsEqual("aggs".utf8) }) else {
+                continue
+            }
             let kindName = String(decoding: kind.key, as: UTF8.self)
-            compareResult(kind: kindName, body: kind.value, subs: member.value["aggs"], ours: mine, expected: theirs, path: at)
+            compareResult(
+                kind: kindName, body: kind.value, subs: member.value["aggs"], ours: mine, expected: theirs, path: at)
         }
     }
 
@@ -51,13 +60,17 @@ struct AggregationJSONComparison {
                 if keys != Set(theirMap.map(\.key)) { differ(path + ".buckets", "keyed buckets differ") }
                 for member in mineMap {
                     guard let other = theirs[String(decoding: member.key, as: UTF8.self)] else { continue }
-                    compareBucket(member.value, other, subs: subs, path: path + ".buckets." + String(decoding: member.key, as: UTF8.self))
+                    compareBucket(
+                        member.value, other, subs: subs,
+                        path: path + ".buckets." + String(decoding: member.key, as: UTF8.self))
                 }
             } else {
                 differ(path + ".buckets", "one is keyed and the other is not")
             }
         case "cardinality":
-            compareValue(ours["value"], expected["value"], path: path + ".value", tolerance: Self.cardinalityTolerance, absolute: 2)
+            compareValue(
+                ours["value"], expected["value"], path: path + ".value", tolerance: Self.cardinalityTolerance,
+                absolute: 2)
             compareMembers(ours, expected, except: ["value"], path: path)
         default:
             compareLeaves(ours, expected, path: path)
@@ -89,7 +102,9 @@ struct AggregationJSONComparison {
             return differ(path, "\(ours.count) buckets, expected \(expected.count)")
         }
         guard let tieKey else {
-            for (i, (a, b)) in zip(ours, expected).enumerated() { compareBucket(a, b, subs: subs, path: "\(path)[\(i)]") }
+            for (i, (a, b)) in zip(ours, expected).enumerated() {
+                compareBucket(a, b, subs: subs, path: "\(path)[\(i)]")
+            }
             return
         }
         var start = 0
@@ -105,7 +120,9 @@ struct AggregationJSONComparison {
             if !(isLastRun && tieAtCutoff) && !countsOnly {
                 for (offset, theirs) in expected[start..<end].enumerated() {
                     guard let match = mine.first(where: { $0["key"] == theirs["key"] }) else {
-                        differ("\(path)[\(start + offset)]", "the expected key \(describe(theirs["key"])) is not among Loupe's")
+                        differ(
+                            "\(path)[\(start + offset)]",
+                            "the expected key \(describe(theirs["key"])) is not among Loupe's")
                         continue
                     }
                     compareBucket(match, theirs, subs: subs, path: "\(path)[\(start + offset)]")
@@ -136,7 +153,9 @@ struct AggregationJSONComparison {
                 let name = String(decoding: key, as: UTF8.self)
                 compareLeaves(ours[name] ?? .null, expected[name] ?? .null, path: path + "." + name)
                 if (ours[name] == nil) != (expected[name] == nil) {
-                    differ(path + "." + name, ours[name] == nil ? "only in the expected response" : "only in Loupe's response")
+                    differ(
+                        path + "." + name,
+                        ours[name] == nil ? "only in the expected response" : "only in Loupe's response")
                 }
             }
         case (.array(let a), .array(let b)):
@@ -149,7 +168,9 @@ struct AggregationJSONComparison {
         }
     }
 
-    private mutating func compareValue(_ ours: JSONValue?, _ expected: JSONValue?, path: String, tolerance: Double, absolute: Double) {
+    private mutating func compareValue(
+        _ ours: JSONValue?, _ expected: JSONValue?, path: String, tolerance: Double, absolute: Double
+    ) {
         guard let a = ours?.numberValue, let b = expected?.numberValue else {
             if ours != expected { differ(path, "\(describe(ours)), expected \(describe(expected))") }
             return
@@ -160,7 +181,9 @@ struct AggregationJSONComparison {
             return
         }
         let difference = abs(a.double - b.double)
-        if difference > absolute, difference > tolerance * abs(b.double) { differ(path, "\(a.double), expected \(b.double)") }
+        if difference > absolute, difference > tolerance * abs(b.double) {
+            differ(path, "\(a.double), expected \(b.double)")
+        }
     }
 
     private func describe(_ value: JSONValue?) -> String {

@@ -1,8 +1,8 @@
 import Foundation
 import Loupe
 import LoupeCodec
-import Testing
 import TestSupport
+import Testing
 
 /// Aggregations over random indexes of several segments, with deletes and merges, against a brute-force
 /// reference computed from the live documents: terms (with a segment size past every vocabulary, so segments cut
@@ -118,7 +118,8 @@ import TestSupport
         }
 
         func result(_ aggregation: JSONValue, _ rows: [Row]) -> JSONValue {
-            let (kind, body) = (aggregation.members ?? []).first { !$0.key.elementsEqual("aggs".utf8) }
+            let (kind, body) =
+                (aggregation.members ?? []).first { !$0.key.elementsEqual("aggs".utf8) }
                 .map { (String(decoding: $0.key, as: UTF8.self), $0.value) } ?? ("", .null)
             let subs = aggregation["aggs"]
             let field = body["field"]?.stringValue ?? ""
@@ -135,7 +136,9 @@ import TestSupport
                 }
                 let byKey = body["order"]?["_key"] != nil
                 let sorted = groups.sorted { a, b in
-                    let keyOrder = numeric ? Int64(a.key)! < Int64(b.key)! : Array(a.key.utf8).lexicographicallyPrecedes(Array(b.key.utf8))
+                    let keyOrder =
+                        numeric
+                        ? Int64(a.key)! < Int64(b.key)! : Array(a.key.utf8).lexicographicallyPrecedes(Array(b.key.utf8))
                     if byKey || a.value.count == b.value.count { return keyOrder }
                     return a.value.count > b.value.count
                 }
@@ -146,10 +149,17 @@ import TestSupport
                         "buckets",
                         .array(
                             kept.map { key, inside in
-                                let keyValue: JSONValue = numeric ? .number(JSONNumber(Int64(key)!)) : .string(Array(key.utf8))
-                                return bucket([JSONMember("key", keyValue), JSONMember("doc_count", .number(JSONNumber(Int64(inside.count))))], inside)
+                                let keyValue: JSONValue =
+                                    numeric ? .number(JSONNumber(Int64(key)!)) : .string(Array(key.utf8))
+                                return bucket(
+                                    [
+                                        JSONMember("key", keyValue),
+                                        JSONMember("doc_count", .number(JSONNumber(Int64(inside.count)))),
+                                    ], inside)
                             })),
-                    JSONMember("sum_other_doc_count", .number(JSONNumber(Int64(sorted.dropFirst(size).reduce(0) { $0 + $1.value.count })))),
+                    JSONMember(
+                        "sum_other_doc_count",
+                        .number(JSONNumber(Int64(sorted.dropFirst(size).reduce(0) { $0 + $1.value.count })))),
                 ]
                 if !byKey { members.append(JSONMember("doc_count_error_upper_bound", .number(JSONNumber(Int64(0))))) }
                 return .object(members)
@@ -177,14 +187,16 @@ import TestSupport
                                 let key = Double(p) * interval + offset
                                 var members: [JSONMember] = []
                                 if isDate {
-                                    members.append(JSONMember("key_as_string", .string(Array(Self.rfc3339(Int64(key / 1e9)).utf8))))
+                                    members.append(
+                                        JSONMember("key_as_string", .string(Array(Self.rfc3339(Int64(key / 1e9)).utf8)))
+                                    )
                                 }
                                 members += [
                                     JSONMember("key", .number(JSONNumber(isDate ? key / 1e6 : key))),
                                     JSONMember("doc_count", .number(JSONNumber(Int64(inside.count)))),
                                 ]
                                 return bucket(members, inside)
-                            })),
+                            }))
                 ])
             case "range":
                 // The request's ranges are sorted and leave one gap, [10.5, 100), which tantivy fills.
@@ -197,17 +209,25 @@ import TestSupport
                         .array(
                             bounds.map { key, from, to in
                                 let inside = rows.filter { row in
-                                    numbers(field, row).contains { v in (from.map { v >= $0 } ?? true) && (to.map { v < $0 } ?? true) }
+                                    numbers(field, row).contains { v in
+                                        (from.map { v >= $0 } ?? true) && (to.map { v < $0 } ?? true)
+                                    }
                                 }
-                                var members = [JSONMember("key", .string(Array(key.utf8))), JSONMember("doc_count", .number(JSONNumber(Int64(inside.count))))]
+                                var members = [
+                                    JSONMember("key", .string(Array(key.utf8))),
+                                    JSONMember("doc_count", .number(JSONNumber(Int64(inside.count)))),
+                                ]
                                 members += subs.map { Reference(rows: inside).response($0).members ?? [] } ?? []
                                 if let from { members.append(JSONMember("from", .number(JSONNumber(from)))) }
                                 if let to { members.append(JSONMember("to", .number(JSONNumber(to)))) }
                                 return .object(members)
-                            })),
+                            }))
                 ])
             case "cardinality":
-                let distinct = field == "n" ? Set(rows.flatMap { numbers(field, $0) }.map { String($0) }) : Set(rows.flatMap { strings(field, $0) })
+                let distinct =
+                    field == "n"
+                    ? Set(rows.flatMap { numbers(field, $0) }.map { String($0) })
+                    : Set(rows.flatMap { strings(field, $0) })
                 return .object([JSONMember("value", .number(JSONNumber(Double(distinct.count))))])
             case "percentiles":
                 let values = rows.flatMap { numbers(field, $0) }.sorted()
@@ -219,8 +239,10 @@ import TestSupport
                             percents.map { p in
                                 let name = p == p.rounded() ? "\(Int(p)).0" : "\(p)"
                                 guard !values.isEmpty else { return JSONMember(name, .null) }
-                                return JSONMember(name, .number(JSONNumber(Self.ddsketch(values[Int(p / 100 * Double(values.count - 1))]))))
-                            })),
+                                return JSONMember(
+                                    name,
+                                    .number(JSONNumber(Self.ddsketch(values[Int(p / 100 * Double(values.count - 1))]))))
+                            }))
                 ])
             default:
                 let values = rows.flatMap { numbers(field, $0) }
@@ -235,7 +257,8 @@ import TestSupport
                     ])
                 case "min": return .object([JSONMember("value", number(values.min()))])
                 case "max": return .object([JSONMember("value", number(values.max()))])
-                case "avg": return .object([JSONMember("value", number(values.isEmpty ? nil : sum / Double(values.count)))])
+                case "avg":
+                    return .object([JSONMember("value", number(values.isEmpty ? nil : sum / Double(values.count)))])
                 case "sum": return .object([JSONMember("value", number(sum))])
                 default: return .object([JSONMember("value", number(Double(values.count)))])
                 }

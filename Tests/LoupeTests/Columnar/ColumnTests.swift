@@ -1,11 +1,13 @@
 import Loupe
 import LoupeCodec
-import Testing
 import TestSupport
+import Testing
 
 /// Columns of every layout return each document's values, whatever share of documents has them.
 @Suite struct ColumnTests {
-    private func column(maxDoc: Int, docs: [UInt32], values: [UInt64], kind: ColumnKind = .u64, dictionary: [[UInt8]]? = nil)
+    private func column(
+        maxDoc: Int, docs: [UInt32], values: [UInt64], kind: ColumnKind = .u64, dictionary: [[UInt8]]? = nil
+    )
         throws -> (Column, HeapBytes)
     {
         var out = ByteWriter()
@@ -107,15 +109,23 @@ import TestSupport
         try #require(segments.count == 1)
         let tags = try #require(segments[0].fast.column(1))
         let dictionary = try #require(tags.dictionary)
-        #expect((0..<dictionary.count).map { String(decoding: dictionary.term(UInt64($0)), as: UTF8.self) } == ["alpha", "beta", "zeta"])
+        #expect(
+            (0..<dictionary.count).map { String(decoding: dictionary.term(UInt64($0)), as: UTF8.self) } == [
+                "alpha", "beta", "zeta",
+            ])
         #expect(!tags.isSingleValued)
-        #expect((0..<DocID(4)).map { tags.values($0).map { String(decoding: dictionary.term($0), as: UTF8.self) } } == [
-            ["zeta", "beta"], ["alpha"], [], ["beta", "beta"],
-        ])
+        #expect(
+            (0..<DocID(4)).map { tags.values($0).map { String(decoding: dictionary.term($0), as: UTF8.self) } } == [
+                ["zeta", "beta"], ["alpha"], [], ["beta", "beta"],
+            ])
         let only = try #require(segments[0].fast.column(2))
         #expect(only.isSingleValued)
         #expect(only.dictionary.map { d in (0..<d.count).map { d.term(UInt64($0)) } } == [Array("y".utf8)])
         #expect((0..<DocID(4)).map { only.first($0) } == [nil, nil, 0, nil])
-        #expect(try index.termCounts("tag") == [FacetCount(value: "beta", count: 2), FacetCount(value: "alpha", count: 1), FacetCount(value: "zeta", count: 1)])
+        #expect(
+            try index.termCounts("tag") == [
+                FacetCount(value: "beta", count: 2), FacetCount(value: "alpha", count: 1),
+                FacetCount(value: "zeta", count: 1),
+            ])
     }
 }

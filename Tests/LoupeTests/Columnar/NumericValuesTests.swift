@@ -1,7 +1,7 @@
 import Loupe
 import LoupeCodec
-import Testing
 import TestSupport
+import Testing
 
 /// The numeric codecs round-trip every shape of data, and the writer picks the one a shape calls for.
 @Suite struct NumericValuesTests {

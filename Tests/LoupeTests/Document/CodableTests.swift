@@ -215,9 +215,9 @@ import Testing
     @Test func aHomogeneousLiteralIndexesAsTheDocumentLiteralDoes() throws {
         let index = try Index.inMemory(schema: Self.schema)
         let writer = try index.writer()
-        try writer.addDocument(["id": "enc", "tags": "x"])  // [String: String]: the Encodable overload
+        try writer.addDocument(["id": "enc", "tags": "x"]) // [String: String]: the Encodable overload
         try writer.addDocument(["id": "doc", "tags": "x"] as Document)
-        try writer.addDocument(["tags": ["p", "q"]])  // [String: [String]]
+        try writer.addDocument(["tags": ["p", "q"]]) // [String: [String]]
         try writer.addDocument(["tags": ["p", "q"]] as Document)
         try writer.addDocument(json: #"{"id": "json", "count": 3}"#)
         try writer.commitAndReload()
@@ -427,7 +427,7 @@ import Testing
 
     @Test func aCollectionInMemory() throws {
         let books = try SearchCollection<Book>.inMemory(Self.bookSchema)
-        let sendable: any Sendable = books  // Sendable because Book is
+        let sendable: any Sendable = books // Sendable because Book is
         #expect(sendable is SearchCollection<Book>)
         try exercise(books)
         let schema = try SchemaBuilder().addStringField("id", stored: true).addTextField("title", stored: true)

@@ -1,8 +1,8 @@
 import Foundation
 import Loupe
 import LoupeAnalysis
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct DocumentTests {
     static let schema = try! SchemaBuilder()
@@ -59,7 +59,9 @@ import TestSupport
             #"{"id": "m1", "title": "Heat", "tags": ["crime", "drama"], "year": 1995, "rating": 8.3, "seen": true, "released": "1995-12-15T00:00:00Z", "delta": -7}"#
         )
         let date = Date(timeIntervalSince1970: 1_000_000_000)
-        try writer.addDocument(["id": "m2", "title": "Ronin", "year": 1998, "rating": 7, "released": DocumentValue(date), "delta": 4])
+        try writer.addDocument([
+            "id": "m2", "title": "Ronin", "year": 1998, "rating": 7, "released": DocumentValue(date), "delta": 4,
+        ])
         try writer.commitAndReload()
         let heat = try #require(try index.search(.term("id", "m1")).hits.first).document
         #expect(heat.string("title") == "Heat")
@@ -87,7 +89,8 @@ import TestSupport
         try writer.addDocument(["body": ["new york", "city lights"]])
         try writer.commitAndReload()
         #expect(try index.count(.phrase(field: "body", terms: ["new", "york"], slop: 0)) == 1)
-        #expect(try index.count(.phrase(field: "body", terms: ["york", "city"], slop: 0)) == 0, "no phrase across values")
+        #expect(
+            try index.count(.phrase(field: "body", terms: ["york", "city"], slop: 0)) == 0, "no phrase across values")
         #expect(try index.count(index.parseQuery(#""city lights""#)) == 1)
         let stored = try index.search(.matchAll).hits[0].document
         #expect(stored["body"] == [.text("new york"), .text("city lights")])
@@ -96,7 +99,8 @@ import TestSupport
     @Test func customAnalyzersIndexAndParse() throws {
         let schema = try SchemaBuilder().addTextField("body", tokenizer: "folded").build(defaultFields: ["body"])
         let index = try Index.inMemory(schema: schema)
-        index.registerAnalyzer("folded", TextAnalyzer(tokenizer: SimpleTokenizer(), filters: [LowerCaser(), AsciiFoldingFilter()]))
+        index.registerAnalyzer(
+            "folded", TextAnalyzer(tokenizer: SimpleTokenizer(), filters: [LowerCaser(), AsciiFoldingFilter()]))
         let writer = try index.writer()
         try writer.addDocument(["body": "Crème Brûlée"])
         try writer.commitAndReload()
@@ -107,13 +111,22 @@ import TestSupport
     @Test func schemaRoundTripsThroughJSON() throws {
         let again = try Schema(json: Self.schema.json)
         #expect(again == Self.schema)
-        let corpus = try Schema(json: #"{"fields": {"title": {"type": "text"}, "n": {"type": "u64", "multi": false}}, "default_search_fields": ["title"]}"#)
+        let corpus = try Schema(
+            json:
+                #"{"fields": {"title": {"type": "text"}, "n": {"type": "u64", "multi": false}}, "default_search_fields": ["title"]}"#
+        )
         #expect(corpus.field(named: "n")?.fast == true)
         #expect(corpus.defaultFields == ["title"])
         #expect(throws: IndexError.self) { try Schema(json: #"{"fields": [{"name": "x", "type": "blob"}]}"#) }
-        #expect(throws: IndexError.self) { try Schema(json: #"{"fields": [{"name": "x", "type": "text"}], "default_fields": ["y"]}"#) }
+        #expect(throws: IndexError.self) {
+            try Schema(json: #"{"fields": [{"name": "x", "type": "text"}], "default_fields": ["y"]}"#)
+        }
         #expect(try Schema(json: #"{"fields": [{"name": "x", "type": "string", "fast": true}]}"#).fields[0].fast)
-        #expect(try Schema(json: #"{"fields": [{"name": "x", "type": "text", "fast": true, "tokenizer": "lowercase"}]}"#).fields[0].fast)
-        #expect(throws: IndexError.self) { try Schema(json: #"{"fields": [{"name": "x", "type": "text", "fast": true}]}"#) }
+        #expect(
+            try Schema(json: #"{"fields": [{"name": "x", "type": "text", "fast": true, "tokenizer": "lowercase"}]}"#)
+                .fields[0].fast)
+        #expect(throws: IndexError.self) {
+            try Schema(json: #"{"fields": [{"name": "x", "type": "text", "fast": true}]}"#)
+        }
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import Loupe
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// Damaged bytes never crash, hang or silently corrupt a search: every byte offset of every component file of a
 /// small two-segment index (with deletes) is set to 0x00, to 0xFF and bit-flipped, one at a time; after each, the
@@ -36,7 +36,10 @@ import TestSupport
         var rng = SplitMix64(seed: 9)
         for i in 0..<200 {
             let body = (0..<Int.random(in: 3...30, using: &rng)).map { _ in
-                words[min(words.count - 1, Int(Double.random(in: 0..<1, using: &rng) * Double.random(in: 0..<1, using: &rng) * 8))]
+                words[
+                    min(
+                        words.count - 1,
+                        Int(Double.random(in: 0..<1, using: &rng) * Double.random(in: 0..<1, using: &rng) * 8))]
             }.joined(separator: " ")
             try writer.addDocument([
                 "id": "d\(i)", "title": DocumentValue(.text("alpha \(words[i % words.count]) title \(i)")),
@@ -56,7 +59,8 @@ import TestSupport
 
     static let queries: [Query] = [
         .term("body", .text("alpha")), .phrase("body", ["alpha", "beta"]), .prefix("body", "ga"),
-        .parsed("alpha gamma"), .parsed("+alpha +beta -delta"), .range("year", 1995...2005), .fuzzy("title", "alpah", distance: 1),
+        .parsed("alpha gamma"), .parsed("+alpha +beta -delta"), .range("year", 1995...2005),
+        .fuzzy("title", "alpah", distance: 1),
         .parsed("title:\"alpha be\"*"), .regex("tags", "be.*"),
     ]
 

@@ -1,7 +1,7 @@
 import Foundation
 import Loupe
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct DeleteTests {
     static func schema() throws -> Schema {
@@ -25,7 +25,9 @@ import TestSupport
         let index = try Index(path: folder.path, schema: Self.schema())
         let writer = try index.writer()
         writer.mergePolicy = .never
-        for (id, body) in [("a", "red apple"), ("b", "red berry"), ("c", "green apple")] { try writer.addDocument(Self.doc(id, body)) }
+        for (id, body) in [("a", "red apple"), ("b", "red berry"), ("c", "green apple")] {
+            try writer.addDocument(Self.doc(id, body))
+        }
         try writer.commit()
         try writer.deleteDocuments(field: "id", equals: "b")
         try writer.commitAndReload()
@@ -106,7 +108,9 @@ import TestSupport
             try writer.deleteDocuments(field: "id", equals: "d1")
             try writer.commit()
         }
-        let delFiles = { try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".del") } }
+        let delFiles = {
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".del") }
+        }
         let remaining = try delFiles()
         try #require(remaining.count == 1, "the older generation went at the commit that replaced it")
         try index.reload()
@@ -165,6 +169,8 @@ import TestSupport
             #expect(try index.count(.term("body", .text(word))) == expected, "seed \(seed): count of \(word)")
         }
         try writer.commitAndReload()
-        for (id, value) in pending { #expect(try index.get("id", equals: .text(id))?.uint("version") == UInt64(value.version)) }
+        for (id, value) in pending {
+            #expect(try index.get("id", equals: .text(id))?.uint("version") == UInt64(value.version))
+        }
     }
 }

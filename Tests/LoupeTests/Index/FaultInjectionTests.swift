@@ -1,7 +1,7 @@
 import Loupe
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// A RAM directory whose writes fail on demand, to check that a failed flush or commit never publishes a
 /// partial batch and never loses what was committed.
@@ -29,7 +29,9 @@ final class FaultyDirectory: Directory, Sendable {
 
 @Suite struct FaultInjectionTests {
     @Test(.timeLimit(.minutes(1))) func aFailedMergeLeavesTheCommitStandingAndIsRetried() throws {
-        let schema = try SchemaBuilder().addStringField("id", stored: true).addTextField("body").build(defaultFields: ["body"])
+        let schema = try SchemaBuilder().addStringField("id", stored: true).addTextField("body").build(defaultFields: [
+            "body"
+        ])
         let directory = FaultyDirectory()
         let index = try Index(directory: directory, schema: schema, verifyChecksums: false)
         let writer = try index.writer()
@@ -52,11 +54,15 @@ final class FaultyDirectory: Directory, Sendable {
         try writer.garbageCollect()
         #expect(writer.lastMergeError == nil)
         #expect(index.stats().segmentCount == 1 && index.documentCount == 4)
-        #expect(try writer.garbageCollect(dryRun: true).files.isEmpty, "the failed merge's and the merged-away files are gone")
+        #expect(
+            try writer.garbageCollect(dryRun: true).files.isEmpty,
+            "the failed merge's and the merged-away files are gone")
     }
 
     @Test func aFailedFlushBlocksCommitsUntilRollback() throws {
-        let schema = try SchemaBuilder().addStringField("id", stored: true).addTextField("body").build(defaultFields: ["body"])
+        let schema = try SchemaBuilder().addStringField("id", stored: true).addTextField("body").build(defaultFields: [
+            "body"
+        ])
         let directory = FaultyDirectory()
         let index = try Index(directory: directory, schema: schema, verifyChecksums: false)
         let writer = try index.writer()

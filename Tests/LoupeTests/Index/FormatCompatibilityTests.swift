@@ -1,7 +1,7 @@
 import Foundation
 import Loupe
-import Testing
 import TestSupport
+import Testing
 
 /// Indexes written by earlier format versions must keep opening and answering the same way. Each version has a
 /// committed fixture (`Fixtures/v<N>`: the first 300 movies of the bundled corpus, two segments); with
@@ -47,24 +47,34 @@ import TestSupport
         for line in MoviesFixture.lines.prefix(300) { try writer.addJSON(line) }
         try writer.commitAndReload()
         for text in [
-            "love", "the man", "\"the man\"", "genres:Drama -title:love", "+john +smith", "year:1999", "year:[1990 TO 1999]",
+            "love", "the man", "\"the man\"", "genres:Drama -title:love", "+john +smith", "year:1999",
+            "year:[1990 TO 1999]",
             "title:lov*", "title:lvoe~1", "\"the ma\"*",
         ] {
             for counting in [CountPolicy.exact, .hitsOnly] {
-                let old = try index.search(index.parseQuery(text, options: .init(lenient: true)), limit: 20, counting: counting)
-                let new = try fresh.search(fresh.parseQuery(text, options: .init(lenient: true)), limit: 20, counting: counting)
+                let old = try index.search(
+                    index.parseQuery(text, options: .init(lenient: true)), limit: 20, counting: counting)
+                let new = try fresh.search(
+                    fresh.parseQuery(text, options: .init(lenient: true)), limit: 20, counting: counting)
                 #expect(old.hits == new.hits, "v\(version): \(text)")
                 #expect(counting != .exact || old.totalCount == new.totalCount, "v\(version): \(text)")
             }
-            #expect(try index.count(index.parseQuery(text, options: .init(lenient: true))) == fresh.count(fresh.parseQuery(text, options: .init(lenient: true))))
-            for order in [SearchOrder.descending("year"), .ascending("runtime_min")] + (stringsFast ? [.ascending("mpaa_rating")] : []) {
-                let old = try index.search(index.parseQuery(text, options: .init(lenient: true)), limit: 20, orderBy: order)
-                let new = try fresh.search(fresh.parseQuery(text, options: .init(lenient: true)), limit: 20, orderBy: order)
+            #expect(
+                try index.count(index.parseQuery(text, options: .init(lenient: true)))
+                    == fresh.count(fresh.parseQuery(text, options: .init(lenient: true))))
+            for order in [SearchOrder.descending("year"), .ascending("runtime_min")]
+                + (stringsFast ? [.ascending("mpaa_rating")] : [])
+            {
+                let old = try index.search(
+                    index.parseQuery(text, options: .init(lenient: true)), limit: 20, orderBy: order)
+                let new = try fresh.search(
+                    fresh.parseQuery(text, options: .init(lenient: true)), limit: 20, orderBy: order)
                 #expect(old.hits.map(\.document) == new.hits.map(\.document), "v\(version): \(text) by \(order)")
             }
         }
         for field in ["year", "oscars"] + (stringsFast ? ["genres", "mpaa_rating"] : []) {
-            #expect(try index.termCounts(field, limit: 50) == fresh.termCounts(field, limit: 50), "v\(version): \(field)")
+            #expect(
+                try index.termCounts(field, limit: 50) == fresh.termCounts(field, limit: 50), "v\(version): \(field)")
         }
     }
 

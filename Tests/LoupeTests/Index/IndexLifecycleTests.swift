@@ -1,7 +1,7 @@
 import Foundation
 import Loupe
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct IndexLifecycleTests {
     static let schema = try! SchemaBuilder()
@@ -15,7 +15,9 @@ import TestSupport
     }
 
     private func segmentFiles(_ path: String) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.count > 33 && !$0.hasPrefix(".") && $0 != "meta.json" }
+        try FileManager.default.contentsOfDirectory(atPath: path).filter {
+            $0.count > 33 && !$0.hasPrefix(".") && $0 != "meta.json"
+        }
     }
 
     @Test func documentsAppearOnlyAfterCommitAndReload() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Loupe
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct MergeTests {
     static func schema() throws -> Schema {
@@ -23,9 +23,14 @@ import TestSupport
         let writer = try index.writer()
         writer.mergePolicy = .never
         for i in 0..<documents {
-            let title = (0..<Int.random(in: 1...3, using: &rng)).map { _ in words.randomElement(using: &rng)! }.joined(separator: " ")
-            let body = (0..<Int.random(in: 0...12, using: &rng)).map { _ in words.randomElement(using: &rng)! }.joined(separator: " ")
-            var doc: Document = ["id": DocumentValue(.text("d\(i)")), "title": DocumentValue(.text(title)), "body": DocumentValue(.text(body))]
+            let title = (0..<Int.random(in: 1...3, using: &rng)).map { _ in words.randomElement(using: &rng)! }.joined(
+                separator: " ")
+            let body = (0..<Int.random(in: 0...12, using: &rng)).map { _ in words.randomElement(using: &rng)! }.joined(
+                separator: " ")
+            var doc: Document = [
+                "id": DocumentValue(.text("d\(i)")), "title": DocumentValue(.text(title)),
+                "body": DocumentValue(.text(body)),
+            ]
             doc.add("year", .i64(Int64.random(in: 1950...2020, using: &rng)))
             if Bool.random(using: &rng) { doc.add("rating", .f64(Double(Int.random(in: 10...90, using: &rng)) / 10)) }
             try writer.addDocument(doc)
@@ -38,7 +43,8 @@ import TestSupport
     static let queries: [Query] = [
         .term("title", "heat"), .term("body", "night"), .parsed("heat night"), .parsed("+dark -fire"),
         .phrase("body", ["dark", "knight"], slop: 1), .fuzzy("title", "hert", distance: 1), .prefix("body", "ri"),
-        .regex("title", "(heat|light)"), .range("year", 1980...1999), .exists("rating"), .parsed("\"city river\"~2 stone"),
+        .regex("title", "(heat|light)"), .range("year", 1980...1999), .exists("rating"),
+        .parsed("\"city river\"~2 stone"),
     ]
 
     static func results(_ index: Index, _ query: Query, order: SearchOrder = .relevance) throws -> [(String, Float)] {
@@ -94,7 +100,9 @@ import TestSupport
         #expect(stats.documentCount == 300)
         #expect(stats.segmentCount < 8, "got \(stats.segmentCount) segments")
         #expect(try writer.garbageCollect(dryRun: true).files.isEmpty)
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") && $0 != "meta.json" }
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+            !$0.hasPrefix(".") && $0 != "meta.json"
+        }
         #expect(files.count == stats.segmentCount * 6, "only the live segments' files remain")
     }
 

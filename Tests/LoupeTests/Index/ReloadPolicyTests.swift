@@ -1,8 +1,8 @@
 import Foundation
 import Loupe
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,7 @@
 import Foundation
 import Loupe
-import Testing
 import TestSupport
+import Testing
 
 /// The writer's lifecycle (open, close, release), its use from many tasks, and the one-call updates of `Index`
 /// that reuse the writer it has open.

@@ -1,8 +1,8 @@
 import Foundation
 import Loupe
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// Concurrent searching: many tasks searching one index while a writer adds, deletes, commits and reloads, each
 /// result equal to the same search run alone on the same snapshot; the async calls (same results as the
@@ -67,7 +67,8 @@ import TestSupport
             switch self {
             case .hits(let results, let snippets):
                 let hits = results.hits.map { "\($0.document.string("id") ?? "?")@\($0.score)" }
-                return "\(results.totalCount) matches: \(hits.joined(separator: " "))\(snippets.isEmpty ? "" : " \(snippets)")"
+                return
+                    "\(results.totalCount) matches: \(hits.joined(separator: " "))\(snippets.isEmpty ? "" : " \(snippets)")"
             case .count(let n): return "count \(n)"
             case .json(let json): return json
             case .facets(let counts): return counts.map { "\($0.value)=\($0.count)" }.joined(separator: " ")
@@ -88,7 +89,9 @@ import TestSupport
     ])
 
     /// Snippets of every hit, rendered.
-    static func snippets(_ results: SearchResults) -> [String?] { results.hits.map { $0.snippet("body", maxChars: 60)?.html } }
+    static func snippets(_ results: SearchResults) -> [String?] {
+        results.hits.map { $0.snippet("body", maxChars: 60)?.html }
+    }
 
     static func run(_ kind: Kind, on s: Searcher) throws(IndexError) -> Outcome {
         switch kind {
@@ -109,7 +112,8 @@ import TestSupport
         case .moreLikeThis:
             .hits(
                 try s.moreLikeThis(
-                    idField: "id", id: "d3", fields: ["body"], limit: 10, options: .init(minTermFrequency: 1, minDocFrequency: 1)),
+                    idField: "id", id: "d3", fields: ["body"], limit: 10,
+                    options: .init(minTermFrequency: 1, minDocFrequency: 1)),
                 snippets: [])
         }
     }
@@ -134,7 +138,8 @@ import TestSupport
         case .moreLikeThis:
             .hits(
                 try await s.moreLikeThisAsync(
-                    idField: "id", id: "d3", fields: ["body"], limit: 10, options: .init(minTermFrequency: 1, minDocFrequency: 1)),
+                    idField: "id", id: "d3", fields: ["body"], limit: 10,
+                    options: .init(minTermFrequency: 1, minDocFrequency: 1)),
                 snippets: [])
         }
     }
@@ -167,8 +172,12 @@ import TestSupport
                 try writer.addDocument(document(next, &rng))
                 next += 1
             }
-            for _ in 0..<3 { try writer.deleteDocuments(field: "id", equals: .text("d\(Int.random(in: 10..<next, using: &rng))")) }
-            if rng.chance(1, in: 4) { try writer.deleteDocuments(matching: .term("body", .text(rng.pick(words))) && .term("tag", "cyan")) }
+            for _ in 0..<3 {
+                try writer.deleteDocuments(field: "id", equals: .text("d\(Int.random(in: 10..<next, using: &rng))"))
+            }
+            if rng.chance(1, in: 4) {
+                try writer.deleteDocuments(matching: .term("body", .text(rng.pick(words))) && .term("tag", "cyan"))
+            }
             try writer.commit()
             try index.reload()
             commits += 1
@@ -253,7 +262,9 @@ import TestSupport
                 == index.search(query, as: Row.self, offset: 3, orderBy: .descending("n")))
         #expect(try await searcher.countAsync("beta", fields: ["body"]) == searcher.count("beta", fields: ["body"]))
         #expect(try await index.aggregateAsync(Self.aggregationRequest) == index.aggregate(Self.aggregationRequest))
-        #expect(try await index.termCountsAsync("tag", matching: query, limit: 2) == index.termCounts("tag", matching: query, limit: 2))
+        #expect(
+            try await index.termCountsAsync("tag", matching: query, limit: 2)
+                == index.termCounts("tag", matching: query, limit: 2))
         let options = MoreLikeThisOptions(minTermFrequency: 1, minDocFrequency: 1)
         #expect(
             try await index.moreLikeThisAsync(idField: "id", id: "d1", options: options)
@@ -287,29 +298,43 @@ import TestSupport
             }
             var codes: [IndexError.Code?] = []
             codes.append(await code { () async throws(IndexError) in _ = try await index.searchAsync(.matchAll) })
-            codes.append(await code { () async throws(IndexError) in _ = try await searcher.searchAsync(.term("body", "alpha")) })
+            codes.append(
+                await code { () async throws(IndexError) in _ = try await searcher.searchAsync(.term("body", "alpha")) }
+            )
             codes.append(
                 await code { () async throws(IndexError) in
                     _ = try await searcher.searchAsync(.matchAll, orderBy: .ascending("n"))
                 })
             codes.append(await code { () async throws(IndexError) in _ = try await index.searchAsync("alpha") })
             codes.append(await code { () async throws(IndexError) in _ = try await searcher.searchAsync("alpha beta") })
-            codes.append(await code { () async throws(IndexError) in _ = try await index.searchAsync("alpha", as: Row.self) })
-            codes.append(await code { () async throws(IndexError) in _ = try await index.countAsync(.term("body", "beta")) })
+            codes.append(
+                await code { () async throws(IndexError) in _ = try await index.searchAsync("alpha", as: Row.self) })
+            codes.append(
+                await code { () async throws(IndexError) in _ = try await index.countAsync(.term("body", "beta")) })
             codes.append(await code { () async throws(IndexError) in _ = try await index.countAsync("beta") })
             codes.append(await code { () async throws(IndexError) in _ = try await searcher.countAsync("beta") })
             codes.append(await code { () async throws(IndexError) in _ = try await searcher.countAsync(.matchAll) })
-            codes.append(await code { () async throws(IndexError) in _ = try await index.aggregateAsync(Self.aggregationRequest) })
-            codes.append(await code { () async throws(IndexError) in _ = try await searcher.aggregateAsync(Self.aggregationRequest) })
+            codes.append(
+                await code { () async throws(IndexError) in _ = try await index.aggregateAsync(Self.aggregationRequest)
+                })
+            codes.append(
+                await code { () async throws(IndexError) in
+                    _ = try await searcher.aggregateAsync(Self.aggregationRequest)
+                })
             codes.append(await code { () async throws(IndexError) in _ = try await index.termCountsAsync("tag") })
             codes.append(await code { () async throws(IndexError) in _ = try await searcher.termCountsAsync("tag") })
             codes.append(
-                await code { () async throws(IndexError) in _ = try await index.moreLikeThisAsync(idField: "id", id: "d1") })
+                await code { () async throws(IndexError) in
+                    _ = try await index.moreLikeThisAsync(idField: "id", id: "d1")
+                })
             codes.append(
-                await code { () async throws(IndexError) in _ = try await searcher.moreLikeThisAsync(idField: "id", id: "d1") })
+                await code { () async throws(IndexError) in
+                    _ = try await searcher.moreLikeThisAsync(idField: "id", id: "d1")
+                })
             // The synchronous calls never check for cancellation.
             codes.append(await code { () async throws(IndexError) in _ = try index.search(.matchAll) })
-            codes.append(await code { () async throws(IndexError) in _ = try searcher.aggregate(Self.aggregationRequest) })
+            codes.append(
+                await code { () async throws(IndexError) in _ = try searcher.aggregate(Self.aggregationRequest) })
             return codes
         }
         task.cancel()

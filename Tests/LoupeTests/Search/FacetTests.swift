@@ -1,8 +1,8 @@
 import Foundation
 import Loupe
 import LoupeCodec
-import Testing
 import TestSupport
+import Testing
 
 /// `termCounts`, sorting by strings, and ranges and exists over fast fields: against tantivy's facet counts on the
 /// movies corpus, and against a naive reference over random indexes of several segments, with deletes and merges.
@@ -10,7 +10,8 @@ import TestSupport
     /// tantivy 0.27's counts (a terms aggregation as large as the field's vocabulary) from
     /// `Fixtures/aggregations/make_aggregation_goldens.py`, sorted by count descending, then value ascending.
     @Test func facetCountsAgreeWithTantivy() throws {
-        let text = try String(contentsOfFile: FixturePaths.loupeTestFixtures + "/aggregations/facets.golden.json", encoding: .utf8)
+        let text = try String(
+            contentsOfFile: FixturePaths.loupeTestFixtures + "/aggregations/facets.golden.json", encoding: .utf8)
         guard case .array(let cases) = try JSONParser.parse(Array(text.utf8)) else { throw JSONShapeError() }
         #expect(cases.count >= 12)
         let index = MoviesFixture.index
@@ -18,7 +19,9 @@ import TestSupport
             let field = try #require(item["field"]?.stringValue)
             let query: Query = try item["query"]?.stringValue.map { try index.parseQuery($0) } ?? .matchAll
             let expected: [FacetCount] = try #require(item["counts"]?.arrayValue).map { pair in
-                FacetCount(value: .text(try #require(pair[0]?.stringValue)), count: Int(try #require(pair[1]?.numberValue?.int64)))
+                FacetCount(
+                    value: .text(try #require(pair[0]?.stringValue)),
+                    count: Int(try #require(pair[1]?.numberValue?.int64)))
             }
             let counts = try index.termCounts(field, matching: query, limit: expected.count + 5)
             #expect(counts == expected, "\(field) for \(item["query"]?.stringValue ?? "all")")
@@ -119,7 +122,8 @@ import TestSupport
         }
 
         for descending in [false, true] {
-            let sorted = try index.search(.matchAll, limit: 1_000, orderBy: descending ? .descending("kind") : .ascending("kind"))
+            let sorted = try index.search(
+                .matchAll, limit: 1_000, orderBy: descending ? .descending("kind") : .ascending("kind"))
             let present = live.compactMap(\.kind).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
             let expected = (descending ? present.reversed() : present).map { FieldValue.text($0) }
             #expect(sorted.hits.compactMap(\.sortValue) == expected, "seed \(seed) sort by kind")
@@ -127,7 +131,8 @@ import TestSupport
         }
 
         let ranged = try index.count(.range(field: "code", lower: .included("c1"), upper: .excluded("c5")))
-        #expect(ranged == live.filter { $0.code.map { $0 >= "c1" && $0 < "c5" } ?? false }.count, "seed \(seed) code range")
+        #expect(
+            ranged == live.filter { $0.code.map { $0 >= "c1" && $0 < "c5" } ?? false }.count, "seed \(seed) code range")
         let open = try index.count(.range(field: "code", lower: .excluded("c3"), upper: .unbounded))
         #expect(open == live.filter { $0.code.map { $0 > "c3" } ?? false }.count, "seed \(seed) open code range")
         #expect(try index.count(.exists("code")) == live.filter { $0.code != nil }.count)

@@ -1,6 +1,6 @@
 import Loupe
-import Testing
 import TestSupport
+import Testing
 
 /// Pruned top-k (block-max skipping, MaxScore in unions, block-max AND) against the exhaustive search: on random
 /// indexes of several segments with deletes, every query's best k hits under `.hitsOnly` and `.atLeast(n)` are the
@@ -45,7 +45,9 @@ import TestSupport
             return .allOf([query(&rng, depth: depth + 1), .range("year", low...(low + 5))])
         default:
             let clauses = (0..<Int.random(in: 2...4, using: &rng)).map { _ in
-                Query.Clause([Occur.must, .should, .should, .mustNot][Int.random(in: 0..<4, using: &rng)], query(&rng, depth: depth + 1))
+                Query.Clause(
+                    [Occur.must, .should, .should, .mustNot][Int.random(in: 0..<4, using: &rng)],
+                    query(&rng, depth: depth + 1))
             }
             return .boolean(clauses, minimumShouldMatch: Int.random(in: 0...2, using: &rng))
         }
@@ -82,7 +84,9 @@ import TestSupport
             let exact = try index.search(query, limit: k, counting: .exact)
             let truth = try index.count(query)
             var problems: [String] = []
-            if !exact.isTotalCountExact || exact.totalCount != truth { problems.append("exact count \(exact.totalCount), truth \(truth)") }
+            if !exact.isTotalCountExact || exact.totalCount != truth {
+                problems.append("exact count \(exact.totalCount), truth \(truth)")
+            }
             let pruned = try index.search(query, limit: k, counting: .hitsOnly)
             if Self.summary(pruned) != Self.summary(exact) {
                 problems.append("hits only: \(Self.summary(pruned)) vs \(Self.summary(exact))")
@@ -93,10 +97,15 @@ import TestSupport
             if Self.summary(bounded) != Self.summary(exact) {
                 problems.append("at least \(n): \(Self.summary(bounded)) vs \(Self.summary(exact))")
             }
-            if bounded.isTotalCountExact ? bounded.totalCount != truth : bounded.totalCount < n || bounded.totalCount > truth {
-                problems.append("at least \(n): count \(bounded.totalCount) (exact \(bounded.isTotalCountExact)), truth \(truth)")
+            if bounded.isTotalCountExact
+                ? bounded.totalCount != truth : bounded.totalCount < n || bounded.totalCount > truth
+            {
+                problems.append(
+                    "at least \(n): count \(bounded.totalCount) (exact \(bounded.isTotalCountExact)), truth \(truth)")
             }
-            if !problems.isEmpty { Issue.record("seed \(seed), k \(k): \(query)\n  \(problems.joined(separator: "\n  "))") }
+            if !problems.isEmpty {
+                Issue.record("seed \(seed), k \(k): \(query)\n  \(problems.joined(separator: "\n  "))")
+            }
         }
     }
 }

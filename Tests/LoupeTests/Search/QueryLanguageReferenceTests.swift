@@ -1,7 +1,7 @@
 import Foundation
 import Loupe
-import Testing
 import TestSupport
+import Testing
 
 /// Every `Query` case, alone and nested in booleans, answered by the engine over a small random index committed
 /// in several segments and by the brute-force `ReferenceIndex`: the same documents must match (in `search` and in
@@ -10,7 +10,9 @@ import TestSupport
 @Suite struct QueryLanguageReferenceTests {
     /// Words one or two edits apart (and one with a two-byte scalar, one in CJK), so fuzzy, prefix, regex and
     /// autocomplete queries expand to several terms.
-    static let vocabulary = ["heat", "heart", "hear", "beat", "head", "heal", "neat", "haet", "hat", "héat", "日本", "heats", "he", "eat"]
+    static let vocabulary = [
+        "heat", "heart", "hear", "beat", "head", "heal", "neat", "haet", "hat", "héat", "日本", "heats", "he", "eat",
+    ]
     static let tags = ["red", "read", "reed", "blue", "blues", "réd", "日本"]
     static let ratios = [-2.5, -1, 0, 0.5, 1.25, 3, 7.75, 100]
     static let sortOrders: [SearchOrder] = [
@@ -138,7 +140,9 @@ extension QueryLanguageReferenceTests {
             if present() { document.add("tag", .text(QueryGenerator.pick(tags, &rng))) }
             if Int.random(in: 0..<10, using: &rng) == 0 { document.add("tag", .text(QueryGenerator.pick(tags, &rng))) }
             if present() { document.add("count", .u64(UInt64.random(in: 0...20, using: &rng))) }
-            if Int.random(in: 0..<10, using: &rng) == 0 { document.add("count", .u64(UInt64.random(in: 0...20, using: &rng))) }
+            if Int.random(in: 0..<10, using: &rng) == 0 {
+                document.add("count", .u64(UInt64.random(in: 0...20, using: &rng)))
+            }
             if present() { document.add("delta", .i64(Int64.random(in: -10...10, using: &rng))) }
             if present() { document.add("ratio", .f64(QueryGenerator.pick(QueryLanguageReferenceTests.ratios, &rng))) }
             if present() { document.add("when", .date(QueryGenerator.date(&rng))) }
@@ -161,11 +165,15 @@ extension QueryLanguageReferenceTests {
             }
         }
 
-        private func problems(_ query: Query, boosts: [String: Float], expected: ReferenceIndex.Matches) throws -> [String] {
+        private func problems(
+            _ query: Query, boosts: [String: Float], expected: ReferenceIndex.Matches
+        ) throws -> [String] {
             var problems: [String] = []
             let all = try index.search(query, limit: documentCount, boosts: boosts)
             let counted = try index.count(query)
-            if all.totalCount != expected.count { problems.append("search counted \(all.totalCount), expected \(expected.count)") }
+            if all.totalCount != expected.count {
+                problems.append("search counted \(all.totalCount), expected \(expected.count)")
+            }
             if counted != expected.count { problems.append("count gave \(counted), expected \(expected.count)") }
             let got = Dictionary(all.hits.map { (Self.ordinal($0), Double($0.score)) }) { a, _ in a }
             let extra = got.keys.filter { expected[$0] == nil }.sorted()
@@ -175,7 +183,9 @@ extension QueryLanguageReferenceTests {
             let comparesScores = reference.comparesScores(query)
             if comparesScores {
                 let wrong = got.keys.sorted().filter { d in expected[d].map { !Self.close(got[d] ?? 0, $0) } ?? false }
-                for d in wrong.prefix(5) { problems.append("document \(d) scored \(got[d] ?? 0), expected \(expected[d] ?? 0)") }
+                for d in wrong.prefix(5) {
+                    problems.append("document \(d) scored \(got[d] ?? 0), expected \(expected[d] ?? 0)")
+                }
             }
             let scores = all.hits.map(\.score)
             if scores != scores.sorted(by: >) { problems.append("hits are not best first: \(scores.prefix(12))") }
@@ -183,7 +193,9 @@ extension QueryLanguageReferenceTests {
             guard expected.count > 1 else { return problems }
             let k = max(1, expected.count / 3)
             let top = try index.search(query, limit: k, boosts: boosts).hits.map(Self.ordinal)
-            if top.count != k || !top.allSatisfy({ expected[$0] != nil }) { problems.append("top \(k) \(top) are not \(k) matches") }
+            if top.count != k || !top.allSatisfy({ expected[$0] != nil }) {
+                problems.append("top \(k) \(top) are not \(k) matches")
+            }
             if comparesScores {
                 let chosen = Set(top)
                 let weakest = top.compactMap { expected[$0] }.min() ?? 0
@@ -208,7 +220,8 @@ extension QueryLanguageReferenceTests {
         static let fields = ["title", "body", "tag", "count", "delta", "ratio", "when"]
         static let letters: [Unicode.Scalar] = ["a", "e", "h", "r", "t", "é"]
         static let regexes = [
-            "h.a.*", "he(a|ar)t?", "[bn]eat", ".{2,3}", "[^h].*", "h[a-e]+[rt]?", "日.", "(heat|beat)s?", ".*e.*", "r[e]+d",
+            "h.a.*", "he(a|ar)t?", "[bn]eat", ".{2,3}", "[^h].*", "h[a-e]+[rt]?", "日.", "(heat|beat)s?", ".*e.*",
+            "r[e]+d",
         ]
         static let wildcards = ["*", "h*t", "*a*", "he*", "\\*", "h\\e*", "?e*", "日*", "*s", "re?d", "bl*"]
 
@@ -281,7 +294,8 @@ extension QueryLanguageReferenceTests {
         static func wrapped(_ rng: inout SplitMix64, depth: Int) -> Query {
             let inner = nested(&rng, depth: depth + 1)
             return Bool.random(using: &rng)
-                ? .boost(inner, factor: pick([0.5, 2, 3], &rng)) : .constantScore(inner, score: pick([0.5, 1, 2.5], &rng))
+                ? .boost(inner, factor: pick([0.5, 2, 3], &rng))
+                : .constantScore(inner, score: pick([0.5, 1, 2.5], &rng))
         }
 
         static func query(_ kind: Kind, _ rng: inout SplitMix64) -> Query {
@@ -297,29 +311,38 @@ extension QueryLanguageReferenceTests {
                     return .phrasePrefix("tag", [prefix(of: pick(tags, &rng), &rng)], maxExpansions: maxExpansions)
                 }
                 let head = (0..<pick([0, 1, 1, 2], &rng)).map { _ in word(&rng) }
-                return .phrasePrefix(pick(textFields, &rng), head + [prefix(of: word(&rng), &rng)], maxExpansions: maxExpansions)
+                return .phrasePrefix(
+                    pick(textFields, &rng), head + [prefix(of: word(&rng), &rng)], maxExpansions: maxExpansions)
             case .prefix:
                 let field = pick(["title", "body", "tag"], &rng)
-                return .prefix(field, prefix(of: field == "tag" ? pick(tags, &rng) : word(&rng), allowEmpty: true, &rng))
+                return .prefix(
+                    field, prefix(of: field == "tag" ? pick(tags, &rng) : word(&rng), allowEmpty: true, &rng))
             case .fuzzy:
                 let field = pick(["title", "body", "body", "tag"], &rng)
                 let fuzzy = { (field: String, value: String, rng: inout SplitMix64) -> Query in
                     .fuzzy(
-                        field, value, distance: Int.random(in: 0...2, using: &rng), transpositions: Bool.random(using: &rng),
+                        field, value, distance: Int.random(in: 0...2, using: &rng),
+                        transpositions: Bool.random(using: &rng),
                         prefix: Int.random(in: 0..<3, using: &rng) == 0, maxExpansions: pick([1, 2, 3, 50], &rng))
                 }
                 let value = misspell(field == "tag" ? pick(tags, &rng) : word(&rng), &rng)
                 let query = fuzzy(field, value, &rng)
                 // One word on several fields, as a query string over default fields writes it: scored as one.
-                guard Int.random(in: 0..<3, using: &rng) == 0, case .fuzzy(_, _, let d, let t, let p, let m) = query else { return query }
-                return .anyOf(["title", "body"].map { .fuzzy($0, value, distance: d, transpositions: t, prefix: p, maxExpansions: m) })
+                guard Int.random(in: 0..<3, using: &rng) == 0, case .fuzzy(_, _, let d, let t, let p, let m) = query
+                else { return query }
+                return .anyOf(
+                    ["title", "body"].map {
+                        .fuzzy($0, value, distance: d, transpositions: t, prefix: p, maxExpansions: m)
+                    })
             case .autocomplete:
                 let count = pick([0, 1, 1, 2, 3], &rng)
                 let words = (0..<count).map { i in
                     let w = misspell(word(&rng), &rng)
                     return i == count - 1 ? prefix(of: w, &rng) : w
                 }
-                return .autocomplete(pick(textFields, &rng), words.joined(separator: " "), typoTolerance: Int.random(in: 0...2, using: &rng))
+                return .autocomplete(
+                    pick(textFields, &rng), words.joined(separator: " "),
+                    typoTolerance: Int.random(in: 0...2, using: &rng))
             case .regex: return regex(&rng)
             case .wildcard: return wildcard(&rng)
             case .range: return range(&rng)
@@ -368,7 +391,9 @@ extension QueryLanguageReferenceTests {
             let field = pick(["title", "body", "tag"], &rng)
             if Bool.random(using: &rng) { return .wildcard(field, pick(wildcards, &rng)) }
             var pieces = Array((field == "tag" ? pick(tags, &rng) : word(&rng)).unicodeScalars).map(String.init)
-            for i in pieces.indices where Int.random(in: 0..<4, using: &rng) == 0 { pieces[i] = Bool.random(using: &rng) ? "?" : "*" }
+            for i in pieces.indices where Int.random(in: 0..<4, using: &rng) == 0 {
+                pieces[i] = Bool.random(using: &rng) ? "?" : "*"
+            }
             return .wildcard(field, pieces.joined())
         }
 
@@ -387,10 +412,14 @@ extension QueryLanguageReferenceTests {
                 case "title", "body": values.append(.text(text(words: 1...1, &rng)))
                 case "tag": values.append(.text(pick(tags, &rng)))
                 case "count":
-                    values.append(Int.random(in: 0..<5, using: &rng) == 0 ? .i64(-3) : .u64(UInt64.random(in: 0...21, using: &rng)))
+                    values.append(
+                        Int.random(in: 0..<5, using: &rng) == 0
+                            ? .i64(-3) : .u64(UInt64.random(in: 0...21, using: &rng)))
                 case "delta": values.append(.i64(Int64.random(in: -12...12, using: &rng)))
                 case "ratio":
-                    values.append(Bool.random(using: &rng) ? .f64(pick(ratios, &rng)) : .i64(Int64.random(in: -2...8, using: &rng)))
+                    values.append(
+                        Bool.random(using: &rng)
+                            ? .f64(pick(ratios, &rng)) : .i64(Int64.random(in: -2...8, using: &rng)))
                 default: values.append(.date(date(&rng)))
                 }
             }

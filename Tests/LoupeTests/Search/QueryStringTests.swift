@@ -1,6 +1,6 @@
 import Loupe
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct QueryStringTests {
     static let index: Index = {
@@ -12,7 +12,9 @@ import TestSupport
             .build(defaultFields: ["title", "body"])
         let index = try! Index.inMemory(schema: schema)
         let writer = try! index.writer()
-        try! writer.addDocument(["title": "The Dark Knight", "body": "batman fights crime", "tag": "Action", "year": 2008])
+        try! writer.addDocument([
+            "title": "The Dark Knight", "body": "batman fights crime", "tag": "Action", "year": 2008,
+        ])
         try! writer.addDocument(["title": "Knight and Day", "body": "a spy comedy", "tag": "Comedy", "year": 2010])
         try! writer.addDocument(["title": "Dark City", "body": "a noir mystery", "tag": "Mystery", "year": 1998])
         try! writer.commitAndReload()
@@ -73,7 +75,8 @@ import TestSupport
         let index = Self.index
         let lenient = QueryParserOptions(lenient: true)
         #expect(try index.count(index.parseQuery("-dark", options: lenient)) == 1, "all documents minus the exclusions")
-        #expect(try index.count(index.parseQuery("(dark knight", options: lenient)) == 3, "plain words of a broken query")
+        #expect(
+            try index.count(index.parseQuery("(dark knight", options: lenient)) == 3, "plain words of a broken query")
         #expect(try index.count(index.parseQuery("titel:dark knight", options: lenient)) == 2, "unknown field dropped")
         #expect(try index.count(index.parseQuery("year:abc dark", options: lenient)) == 2, "invalid value dropped")
     }

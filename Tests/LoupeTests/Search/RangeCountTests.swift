@@ -1,6 +1,6 @@
 import Loupe
-import Testing
 import TestSupport
+import Testing
 
 /// Range counts: on a single-valued field they come from the term dictionary's docFreqs alone, on others from the
 /// matches. Both must equal a brute-force count — fields fast or not, with a value everywhere or only sometimes,
@@ -27,7 +27,8 @@ import TestSupport
                 some: Bool.random(using: &rng) ? UInt64.random(in: 0...50, using: &rng) : nil,
                 slow: Int64.random(in: -100...100, using: &rng),
                 many: (0..<Int.random(in: 0...3, using: &rng)).map { _ in UInt64.random(in: 0...20, using: &rng) },
-                tag: "t\(Int.random(in: 0...30, using: &rng))")
+                tag: "t\(Int.random(in: 0...30, using: &rng))"
+            )
             rows.append(row)
             var document: Document = [
                 "id": "\(i)", "every": DocumentValue(.u64(row.every)), "slow": DocumentValue(.i64(row.slow)),
@@ -48,9 +49,18 @@ import TestSupport
                     (.range("every", low...high), { (low...high).contains(rows[$0].every) }),
                     (.range("every", low...), { rows[$0].every >= low }),
                     (.range("every", ...high), { rows[$0].every <= high }),
-                    (.range("some", (low / 8)...(high / 8)), { rows[$0].some.map { ((low / 8)...(high / 8)).contains($0) } ?? false }),
-                    (.range("slow", Int64(low) - 200...Int64(high) - 200), { (Int64(low) - 200...Int64(high) - 200).contains(rows[$0].slow) }),
-                    (.range("many", (low / 20)...(high / 20)), { rows[$0].many.contains { ((low / 20)...(high / 20)).contains($0) } }),
+                    (
+                        .range("some", (low / 8)...(high / 8)),
+                        { rows[$0].some.map { ((low / 8)...(high / 8)).contains($0) } ?? false }
+                    ),
+                    (
+                        .range("slow", Int64(low) - 200...Int64(high) - 200),
+                        { (Int64(low) - 200...Int64(high) - 200).contains(rows[$0].slow) }
+                    ),
+                    (
+                        .range("many", (low / 20)...(high / 20)),
+                        { rows[$0].many.contains { ((low / 20)...(high / 20)).contains($0) } }
+                    ),
                     (.range("tag", tagLow...), { rows[$0].tag >= tagLow }),
                 ]
                 for (query, holds) in cases {

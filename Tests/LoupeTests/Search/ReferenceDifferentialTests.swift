@@ -1,12 +1,14 @@
 import Loupe
-import Testing
 import TestSupport
+import Testing
 
 /// Random documents and queries, answered by the engine (several segments) and by the brute-force
 /// `ReferenceIndex`: the same documents must match with the same scores. Up to 900 documents, so that
 /// postings fill several 128-document blocks; QueryLanguageReferenceTests covers every other query type.
 @Suite struct ReferenceDifferentialTests {
-    static let vocabulary = ["apple", "banana", "cherry", "date", "elder", "fig", "grape", "honey", "iris", "jade", "kiwi", "lime"]
+    static let vocabulary = [
+        "apple", "banana", "cherry", "date", "elder", "fig", "grape", "honey", "iris", "jade", "kiwi", "lime",
+    ]
     static let schema = try! SchemaBuilder()
         .addStringField("id", stored: true, indexed: false)
         .addTextField("body")
@@ -70,7 +72,9 @@ import TestSupport
             let results = try index.search(query, limit: docCount)
             // One issue per query, listing every problem, so a wrong query reads as one failure.
             var problems: [String] = []
-            if results.totalCount != expected.count { problems.append("search counted \(results.totalCount), expected \(expected.count)") }
+            if results.totalCount != expected.count {
+                problems.append("search counted \(results.totalCount), expected \(expected.count)")
+            }
             let counted = try index.count(query)
             if counted != expected.count { problems.append("count gave \(counted), expected \(expected.count)") }
             for hit in results.hits {
@@ -86,7 +90,9 @@ import TestSupport
             // Best first, ties by document order.
             let scores = results.hits.map(\.score)
             if scores != scores.sorted(by: >) { problems.append("hits are not best first") }
-            if !problems.isEmpty { Issue.record("seed \(seed): \(query)\n  \(problems.prefix(8).joined(separator: "\n  "))") }
+            if !problems.isEmpty {
+                Issue.record("seed \(seed): \(query)\n  \(problems.prefix(8).joined(separator: "\n  "))")
+            }
         }
     }
 }

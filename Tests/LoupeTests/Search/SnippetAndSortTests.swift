@@ -1,10 +1,11 @@
+import Loupe
+import Testing
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Loupe
-import Testing
 
 @Suite struct SnippetAndSortTests {
     static let index: Index = {
@@ -18,14 +19,26 @@ import Testing
         let index = try! Index.inMemory(schema: schema)
         let writer = try! index.writer()
         let films: [(String, String, String, Int64, Double?)] = [
-            ("heat", "Heat", "A group of professional bank robbers feels the heat from the police after a botched job.", 1995, 8.3),
-            ("ronin", "Ronin", "A team of mercenaries plans to steal a mysterious case; the heat is on in Paris.", 1998, 7.2),
+            (
+                "heat", "Heat",
+                "A group of professional bank robbers feels the heat from the police after a botched job.", 1995, 8.3
+            ),
+            (
+                "ronin", "Ronin", "A team of mercenaries plans to steal a mysterious case; the heat is on in Paris.",
+                1998, 7.2
+            ),
             ("thief", "Thief", "A professional safecracker wants out after one last job for the mob.", 1981, 7.4),
-            ("collateral", "Collateral", "A cab driver finds himself the hostage of an engaging contract killer.", 2004, nil),
+            (
+                "collateral", "Collateral", "A cab driver finds himself the hostage of an engaging contract killer.",
+                2004, nil
+            ),
             ("insider", "The Insider", "A research chemist comes under personal and professional attack.", 1999, 7.8),
         ]
         for (id, title, plot, year, rating) in films {
-            var doc: Document = ["id": DocumentValue(.text(id)), "title": DocumentValue(.text(title)), "plot": DocumentValue(.text(plot)), "year": DocumentValue(.i64(year))]
+            var doc: Document = [
+                "id": DocumentValue(.text(id)), "title": DocumentValue(.text(title)),
+                "plot": DocumentValue(.text(plot)), "year": DocumentValue(.i64(year)),
+            ]
             if let rating { doc.add("rating", .f64(rating)) }
             try! writer.addDocument(doc)
         }
@@ -44,7 +57,9 @@ import Testing
 
         let phrase = try index.search(index.parseQuery("plot:\"professional bank\""), limit: 1)
         let marked = try #require(phrase.hits.first?.snippet("plot"))
-        #expect(marked.highlights.map { String(marked.text[$0]) } == ["professional bank"], "one mark per phrase occurrence")
+        #expect(
+            marked.highlights.map { String(marked.text[$0]) } == ["professional bank"], "one mark per phrase occurrence"
+        )
 
         let fuzzy = try index.search(index.parseQuery("plot:mercanaries~1"), limit: 1)
         let typo = try #require(fuzzy.hits.first?.snippet("plot"))
@@ -71,7 +86,10 @@ import Testing
     @Test func sortsByFastFieldsWithPaging() throws {
         let index = Self.index
         let ascending = try index.search(.matchAll, limit: 10, orderBy: .ascending("year"))
-        #expect(ascending.hits.compactMap { $0.document.string("id") } == ["thief", "heat", "ronin", "insider", "collateral"])
+        #expect(
+            ascending.hits.compactMap { $0.document.string("id") } == [
+                "thief", "heat", "ronin", "insider", "collateral",
+            ])
         #expect(ascending.hits.first?.sortValue == .u64(1981))
         let page = try index.search(.matchAll, limit: 2, offset: 2, orderBy: .descending("year"))
         #expect(page.hits.compactMap { $0.document.string("id") } == ["ronin", "heat"])

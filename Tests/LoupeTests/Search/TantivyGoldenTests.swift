@@ -1,7 +1,7 @@
 import Foundation
 import Loupe
-import Testing
 import TestSupport
+import Testing
 
 /// Differential tests against tantivy 0.27 on the bundled movies corpus: hit counts, the top-10 documents and
 /// their BM25 scores (to 1e-5 relative), from goldens made by `Fixtures/make_goldens.py`.
@@ -63,7 +63,8 @@ import TestSupport
     /// Every query of the movies query set (ranges included), against tantivy's recorded hit counts.
     @Test func hitCountsMatchTantivyOnTheWholeQuerySet() throws {
         let index = MoviesFixture.index
-        let text = try String(contentsOfFile: FixturePaths.moviesDirectory + "/queries.tantivy-hits.tsv", encoding: .utf8)
+        let text = try String(
+            contentsOfFile: FixturePaths.moviesDirectory + "/queries.tantivy-hits.tsv", encoding: .utf8)
         var compared: [String: Int] = [:]
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
             let parts = line.split(separator: "\t").map(String.init)
@@ -90,17 +91,19 @@ import TestSupport
         if let term = object["term"] as? [String] {
             return .term(term[0], .text(term[1]))
         }
-        if let phrase = object["phrase"] as? [Any], let field = phrase[0] as? String, let words = phrase[1] as? [String] {
+        if let phrase = object["phrase"] as? [Any], let field = phrase[0] as? String, let words = phrase[1] as? [String]
+        {
             return .phrase(field: field, terms: words, slop: 0)
         }
         let clauses = try #require(object["bool"] as? [[Any]])
         return .boolean(
             try clauses.map { clause in
-                let occur: Occur = switch clause[0] as? String {
-                case "must": .must
-                case "must_not": .mustNot
-                default: .should
-                }
+                let occur: Occur =
+                    switch clause[0] as? String {
+                    case "must": .must
+                    case "must_not": .mustNot
+                    default: .should
+                    }
                 return Query.Clause(occur, try query(clause[1]))
             })
     }

@@ -84,7 +84,8 @@ import Testing
         let original = try #require(segment.files[component])
         func run(_ bytes: [UInt8]) -> Int {
             openAndSearch(
-                directory, segment.meta, component, bytes, schema: schema, queries: queries, defaultFields: defaultFields)
+                directory, segment.meta, component, bytes, schema: schema, queries: queries,
+                defaultFields: defaultFields)
         }
         #expect(run(original) == 0)
         var failures = 0
@@ -102,7 +103,8 @@ import Testing
     func everyDamagedByteIsAnErrorOrAnAnswer(component: SegmentComponent) throws {
         let bytes = try #require(Self.segment.files[component]).count
         let failures = try Self.damage(
-            Self.segment, component, at: 0..<bytes, schema: Self.schema, queries: Self.queries, defaultFields: ["title"])
+            Self.segment, component, at: 0..<bytes, schema: Self.schema, queries: Self.queries, defaultFields: ["title"]
+        )
         // Most damage inside a block surfaces as an error: the test would pass vacuously if none did.
         #expect(failures > 0)
     }

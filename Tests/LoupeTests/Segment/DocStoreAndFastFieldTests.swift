@@ -1,8 +1,8 @@
 import Foundation
 import Loupe
 import LoupeCodec
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct DocStoreAndFastFieldTests {
     static let schema = try! SchemaBuilder()
@@ -18,13 +18,25 @@ import TestSupport
         var doc = Document()
         let words = ["alpha", "beta", "gamma", "ünïcödé", "東京", ""]
         for _ in 0..<Int.random(in: 0...3, using: &rng) {
-            doc.add("body", .text((0..<Int.random(in: 0...400, using: &rng)).map { _ in words.randomElement(using: &rng)! }.joined(separator: " ")))
+            doc.add(
+                "body",
+                .text(
+                    (0..<Int.random(in: 0...400, using: &rng)).map { _ in words.randomElement(using: &rng)! }.joined(
+                        separator: " ")))
         }
-        for _ in 0..<Int.random(in: 0...2, using: &rng) { doc.add("n", .u64(rng.next(bits: Int.random(in: 0...64, using: &rng)))) }
+        for _ in 0..<Int.random(in: 0...2, using: &rng) {
+            doc.add("n", .u64(rng.next(bits: Int.random(in: 0...64, using: &rng))))
+        }
         if Bool.random(using: &rng) { doc.add("i", .i64(Int64(bitPattern: rng.next()))) }
-        if Bool.random(using: &rng) { doc.add("f", .f64(Double(Int64.random(in: -1_000_000...1_000_000, using: &rng)) / 7)) }
+        if Bool.random(using: &rng) {
+            doc.add("f", .f64(Double(Int64.random(in: -1_000_000...1_000_000, using: &rng)) / 7))
+        }
         if Bool.random(using: &rng) { doc.add("b", .bool(Bool.random(using: &rng))) }
-        if Bool.random(using: &rng) { doc.add("d", .date(Date(timeIntervalSince1970: Double(Int.random(in: -10_000_000...2_000_000_000, using: &rng))))) }
+        if Bool.random(using: &rng) {
+            doc.add(
+                "d",
+                .date(Date(timeIntervalSince1970: Double(Int.random(in: -10_000_000...2_000_000_000, using: &rng)))))
+        }
         return try Self.schema.prepare(doc)
     }
 
@@ -38,7 +50,8 @@ import TestSupport
             store.add(d, schema: Self.schema)
             fast.add(d, doc: DocID(i))
         }
-        let storeReader = try DocStoreReader(file: HeapBytes(store.finish()).slice, verifyChecksum: true, cache: DocStoreCache())
+        let storeReader = try DocStoreReader(
+            file: HeapBytes(store.finish()).slice, verifyChecksum: true, cache: DocStoreCache())
         let fastReader = try ColumnarReader(
             file: HeapBytes(fast.serialize(maxDoc: docs.count)).slice, maxDoc: docs.count, schema: Self.schema,
             verifyChecksum: true)
@@ -63,13 +76,18 @@ import TestSupport
         for _ in 0..<50 { store.add(try randomDocument(&rng), schema: Self.schema) }
         let bytes = store.finish()
         for length in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 200)) {
-            #expect(throws: FormatError.self) { try DocStoreReader(file: HeapBytes(Array(bytes[..<length])).slice, verifyChecksum: true, cache: DocStoreCache()) }
+            #expect(throws: FormatError.self) {
+                try DocStoreReader(
+                    file: HeapBytes(Array(bytes[..<length])).slice, verifyChecksum: true, cache: DocStoreCache())
+            }
         }
         for _ in 0..<100 {
             var flipped = bytes
             let at = Int.random(in: 0..<bytes.count, using: &rng)
             flipped[at] ^= UInt8(1 << Int.random(in: 0..<8, using: &rng))
-            #expect(throws: FormatError.self) { try DocStoreReader(file: HeapBytes(flipped).slice, verifyChecksum: true, cache: DocStoreCache()) }
+            #expect(throws: FormatError.self) {
+                try DocStoreReader(file: HeapBytes(flipped).slice, verifyChecksum: true, cache: DocStoreCache())
+            }
         }
     }
 

@@ -3,8 +3,8 @@ import Foundation
 import Loupe
 import LoupeCodec
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// The v2 document store (LZ4 blocks, byte-plane ends), its reader of v1 stores (deflate), the shared block cache,
 /// and damaged files.

@@ -1,6 +1,6 @@
 import Loupe
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct LRUCacheTests {
     static func key(_ block: Int, store: UInt64 = 1) -> DocStoreCache.Key { .init(store: store, block: block) }
@@ -13,12 +13,12 @@ import TestSupport
         var lru = LRUCache(budget: 10)
         lru.insert(Self.value(1), for: Self.key(1), cost: 4)
         lru.insert(Self.value(2), for: Self.key(2), cost: 4)
-        #expect(Self.tag(lru.value(for: Self.key(1))) == 1)  // 2 is now the oldest
+        #expect(Self.tag(lru.value(for: Self.key(1))) == 1) // 2 is now the oldest
         lru.insert(Self.value(3), for: Self.key(3), cost: 4)
         #expect(lru.value(for: Self.key(2)) == nil)
         #expect(Self.tag(lru.value(for: Self.key(1))) == 1 && Self.tag(lru.value(for: Self.key(3))) == 3)
         #expect(lru.count == 2 && lru.totalCost == 8)
-        lru.insert(Self.value(33), for: Self.key(3), cost: 7)  // replacing re-costs; 1 is now the oldest and goes
+        lru.insert(Self.value(33), for: Self.key(3), cost: 7) // replacing re-costs; 1 is now the oldest and goes
         #expect(lru.value(for: Self.key(1)) == nil && Self.tag(lru.value(for: Self.key(3))) == 33 && lru.totalCost == 7)
         lru.insert(Self.value(4), for: Self.key(4), cost: 11)
         #expect(lru.value(for: Self.key(4)) == nil && lru.totalCost == 7, "a value over the whole budget is not kept")

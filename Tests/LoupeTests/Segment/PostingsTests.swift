@@ -1,7 +1,7 @@
 import Loupe
 import LoupeCodec
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct PostingsTests {
     struct TermData {
@@ -15,8 +15,13 @@ import TestSupport
         var docs: [UInt32] = []
         for d in 0..<maxDoc where Double.random(in: 0...1, using: &rng) < density { docs.append(UInt32(d)) }
         if docs.isEmpty { docs = [UInt32(Int.random(in: 0..<maxDoc, using: &rng))] }
-        let tfs = docs.map { _ in UInt32(Int.random(in: 0...10, using: &rng) == 0 ? Int.random(in: 1...400, using: &rng) : Int.random(in: 1...3, using: &rng)) }
-        let positions: [[UInt32]] = withPositions
+        let tfs = docs.map { _ in
+            UInt32(
+                Int.random(in: 0...10, using: &rng) == 0
+                    ? Int.random(in: 1...400, using: &rng) : Int.random(in: 1...3, using: &rng))
+        }
+        let positions: [[UInt32]] =
+            withPositions
             ? tfs.map { tf in
                 var p: UInt32 = 0
                 return (0..<tf).map { _ in
@@ -42,7 +47,9 @@ import TestSupport
                 t.docs.withUnsafeBufferPointer { d in
                     t.tfs.withUnsafeBufferPointer { f in
                         deltas.withUnsafeBufferPointer { p in
-                            norms.withUnsafeBufferPointer { n in serializer.writeTerm(docs: d, tfs: f, positionDeltas: p, norms: n) }
+                            norms.withUnsafeBufferPointer { n in
+                                serializer.writeTerm(docs: d, tfs: f, positionDeltas: p, norms: n)
+                            }
                         }
                     }
                 })
@@ -53,7 +60,8 @@ import TestSupport
         for (t, info) in zip(terms, infos) {
             #expect(info.docFreq == UInt32(t.docs.count))
             // Full scan.
-            let cursor = PostingsCursor(file: postings.slice.bytes, info: info, hasFreqs: record != .basic, maxDoc: maxDoc)
+            let cursor = PostingsCursor(
+                file: postings.slice.bytes, info: info, hasFreqs: record != .basic, maxDoc: maxDoc)
             let positionsCursor = PositionsCursor(file: positions.slice.bytes, offset: info.positionsOffset)
             var i = 0
             var scratch = [UInt32](repeating: 0, count: 512)
@@ -78,7 +86,8 @@ import TestSupport
             }
             #expect(i == t.docs.count, "seed \(seed)")
             // Random increasing seeks land on the first document ≥ target.
-            let seeker = PostingsCursor(file: postings.slice.bytes, info: info, hasFreqs: record != .basic, maxDoc: maxDoc)
+            let seeker = PostingsCursor(
+                file: postings.slice.bytes, info: info, hasFreqs: record != .basic, maxDoc: maxDoc)
             var target: UInt32 = 0
             while true {
                 target += UInt32.random(in: 1...300, using: &rng)

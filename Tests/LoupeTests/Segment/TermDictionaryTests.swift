@@ -30,7 +30,9 @@ import Testing
             positionsOffset: UInt64(i * 29) + 3 * jumps)
     }
 
-    private static func build(_ fields: [(Int, [[UInt8]])], blockSize: Int = TermDictionaryFormat.blockSize)
+    private static func build(
+        _ fields: [(Int, [[UInt8]])], blockSize: Int = TermDictionaryFormat.blockSize
+    )
         -> FileSlice
     {
         var writer = TermDictionaryWriter(blockSize: blockSize)
@@ -55,7 +57,9 @@ import Testing
     }
 
     /// Lookups of every key and of probes around them, and a scan from each probe, against the sorted keys.
-    private static func expectAgreement(_ keys: [[UInt8]], _ probes: [[UInt8]], blockSize: Int, _ comment: Comment)
+    private static func expectAgreement(
+        _ keys: [[UInt8]], _ probes: [[UInt8]], blockSize: Int, _ comment: Comment
+    )
         throws
     {
         let reader = try TermDictionaryReader(
@@ -101,13 +105,17 @@ import Testing
             positionsLength: .max)
         let dictionary = try #require(reader.field(0))
         for _ in 0..<40 {
-            var bounds = (0..<2).map { _ in (0..<Int.random(in: 0...4, using: &rng)).map { _ in UInt8.random(in: 96...101, using: &rng) } }
+            var bounds = (0..<2).map { _ in
+                (0..<Int.random(in: 0...4, using: &rng)).map { _ in UInt8.random(in: 96...101, using: &rng) }
+            }
             if Bool.random(using: &rng), !keys.isEmpty { bounds[0] = keys.randomElement(using: &rng)! }
             bounds.sort { $0.lexicographicallyPrecedes($1) }
             let expected = keys.enumerated().filter { _, key in
                 !key.lexicographicallyPrecedes(bounds[0]) && !bounds[1].lexicographicallyPrecedes(key)
             }.reduce(UInt64(0)) { $0 + UInt64(Self.info($1.offset).docFreq) }
-            #expect(try dictionary.docFreqSum(from: bounds[0], through: bounds[1]).docFreqs == expected, "seed \(seed) \(bounds)")
+            #expect(
+                try dictionary.docFreqSum(from: bounds[0], through: bounds[1]).docFreqs == expected,
+                "seed \(seed) \(bounds)")
         }
         withExtendedLifetime(reader) {}
     }

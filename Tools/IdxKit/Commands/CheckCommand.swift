@@ -6,7 +6,9 @@ struct CheckCommand: Command {
         name: "check",
         abstract: "Verify every file's checksum and the index's invariants; list every problem.",
         arguments: [("DIR", "The index folder.")],
-        options: [OptionSpec(name: "json", valueName: nil, help: "Print one JSON object per problem, then a summary object.")],
+        options: [
+            OptionSpec(name: "json", valueName: nil, help: "Print one JSON object per problem, then a summary object.")
+        ],
         discussion: """
             Reads every byte: checksums, term order, postings (documents increasing and below max_doc, as many as
             the dictionary says) and every stored document. Exits 1 when any problem is found.

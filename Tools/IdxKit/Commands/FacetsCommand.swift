@@ -7,7 +7,9 @@ struct FacetsCommand: Command {
         abstract: "Count the matching documents per value of a fast field (a filter sidebar).",
         arguments: [("DIR", "The index folder."), ("FIELD", "A fast field (declared with \"fast\": true).")],
         options: [
-            OptionSpec(name: "query", valueName: "Q", help: "Count only the documents matching this query string (default: all)."),
+            OptionSpec(
+                name: "query", valueName: "Q",
+                help: "Count only the documents matching this query string (default: all)."),
             OptionSpec(name: "limit", valueName: "N", help: "Show the N most frequent values (default 10)."),
             OptionSpec(name: "json", valueName: nil, help: "Print one JSON array: [{\"value\": V, \"count\": N}, …]."),
         ],

@@ -7,7 +7,8 @@ struct InspectCommand: Command {
         abstract: "Show per segment and per field: terms and bytes of postings, positions, norms, fast columns.",
         arguments: [("DIR", "The index folder.")],
         options: [
-            OptionSpec(name: "segment", valueName: "ID", help: "Only this segment (its 32-hex id, or a unique prefix)."),
+            OptionSpec(
+                name: "segment", valueName: "ID", help: "Only this segment (its 32-hex id, or a unique prefix)."),
             OptionSpec(name: "json", valueName: nil, help: "Print one JSON object: segments, each with its fields."),
         ])
 
@@ -48,7 +49,8 @@ struct InspectCommand: Command {
                         ("id", JSONText.string(segment.id.description)), ("documents", String(segment.liveCount)),
                         ("max_doc", String(segment.maxDoc)),
                         ("store_bytes", String(segment.bytesByKind["store"] ?? 0)),
-                        ("terms_bytes", String(segment.bytesByKind["terms"] ?? 0)), ("fields", JSONText.array(fieldObjects)),
+                        ("terms_bytes", String(segment.bytesByKind["terms"] ?? 0)),
+                        ("fields", JSONText.array(fieldObjects)),
                     ]))
                 continue
             }
@@ -56,7 +58,8 @@ struct InspectCommand: Command {
                 "segment \(segment.id)  documents \(segment.liveCount)  max_doc \(segment.maxDoc)  "
                     + "store \(Format.bytes(segment.bytesByKind["store"] ?? 0))  "
                     + "terms \(Format.bytes(segment.bytesByKind["terms"] ?? 0))")
-            let rows = [["field", "terms", "postings", "positions", "norms", "fast", "fast layout"]]
+            let rows =
+                [["field", "terms", "postings", "positions", "norms", "fast", "fast layout"]]
                 + fields.map { f in
                     [
                         schema.fields[f.field].name, String(f.terms), Format.bytes(f.postingsBytes),
@@ -67,9 +70,11 @@ struct InspectCommand: Command {
             let widths = (0..<7).map { column in rows.map { $0[column].count }.max() ?? 0 }
             for row in rows {
                 let cells = row.enumerated().map { i, cell in
-                    i == 6 ? cell
-                        : i == 0 ? cell + String(repeating: " ", count: widths[i] - cell.count)
-                        : String(repeating: " ", count: widths[i] - cell.count) + cell
+                    i == 6
+                        ? cell
+                        : i == 0
+                            ? cell + String(repeating: " ", count: widths[i] - cell.count)
+                            : String(repeating: " ", count: widths[i] - cell.count) + cell
                 }
                 var line = "  " + cells.joined(separator: "  ")
                 while line.last == " " { line.removeLast() }

@@ -88,7 +88,9 @@ struct GarbageCollectCommand: Command {
         }
         for file in result.files { console.out.line(file) }
         let verb = dryRun ? "would reclaim" : "reclaimed"
-        console.out.line("\(result.files.count) file\(result.files.count == 1 ? "" : "s"), \(verb) \(Format.bytes(result.byteCount))")
+        console.out.line(
+            "\(result.files.count) file\(result.files.count == 1 ? "" : "s"), \(verb) \(Format.bytes(result.byteCount))"
+        )
     }
 }
 

@@ -67,7 +67,8 @@ struct QuickstartCommand: Command {
             let results = try index.search(index.parseQuery(query), limit: 3)
             let elapsed = clock.now - start
             console.out.line(
-                "  \(results.totalCount) match\(results.totalCount == 1 ? "" : "es") in \(Format.milliseconds(elapsed))")
+                "  \(results.totalCount) match\(results.totalCount == 1 ? "" : "es") in \(Format.milliseconds(elapsed))"
+            )
             for (rank, hit) in results.hits.enumerated() {
                 console.out.line("  \(rank + 1). \(summary(of: hit.document, idField: index.schema.idField))")
             }
@@ -87,7 +88,9 @@ struct QuickstartCommand: Command {
     /// The file the user gave, or else the file `name` of the movie corpus: found in the repository this source file
     /// is in, else under the current folder.
     /// - Throws: `CommandFailure` when neither has it.
-    private static func bundledFile(_ name: String, unless given: String?, sourceFile: String = #filePath)
+    private static func bundledFile(
+        _ name: String, unless given: String?, sourceFile: String = #filePath
+    )
         throws(CommandFailure) -> String
     {
         if let given { return given }

@@ -8,7 +8,10 @@ struct SearchCommand: Command {
         abstract: "Search an index with a query string.",
         arguments: [
             ("DIR", "The index folder."),
-            ("QUERY", "Words, field:value, \"a phrase\"~1, +must, -not, [a TO b], word~1, pre*, /re/ (Docs/QUERY-SYNTAX.md)."),
+            (
+                "QUERY",
+                "Words, field:value, \"a phrase\"~1, +must, -not, [a TO b], word~1, pre*, /re/ (Docs/QUERY-SYNTAX.md)."
+            ),
         ],
         options: [
             OptionSpec(name: "limit", valueName: "N", help: "Show at most N hits (default 10)."),
@@ -16,15 +19,21 @@ struct SearchCommand: Command {
             OptionSpec(
                 name: "sort", valueName: "FIELD[:asc|desc]",
                 help: "Order hits by a fast field instead of by score (default desc; strings in byte order)."),
-            OptionSpec(name: "snippet", valueName: "FIELD", help: "Print the best fragment of a stored text field with matches in [brackets]."),
+            OptionSpec(
+                name: "snippet", valueName: "FIELD",
+                help: "Print the best fragment of a stored text field with matches in [brackets]."),
             OptionSpec(name: "count", valueName: nil, help: "Print only the number of matches."),
             OptionSpec(
                 name: "exact", valueName: nil,
-                help: "Count every match (default: exactly up to 1,000, then \"≥ N\", which lets the search skip what cannot rank)."),
-            OptionSpec(name: "and", valueName: nil, help: "Words without +, -, AND or OR must all match (default: any)."),
+                help:
+                    "Count every match (default: exactly up to 1,000, then \"≥ N\", which lets the search skip what cannot rank)."
+            ),
+            OptionSpec(
+                name: "and", valueName: nil, help: "Words without +, -, AND or OR must all match (default: any)."),
             OptionSpec(
                 name: "json", valueName: nil,
-                help: "Print one JSON object: {\"query\", \"count\", \"count_exact\", \"hits\": [{\"score\", \"doc\"}]}."),
+                help:
+                    "Print one JSON object: {\"query\", \"count\", \"count_exact\", \"hits\": [{\"score\", \"doc\"}]}."),
         ],
         discussion: """
             Words without a field search the schema's default fields. Each hit prints its score, then its
@@ -60,7 +69,9 @@ struct SearchCommand: Command {
     private static func sortOrder(_ value: String?) throws(UsageError) -> SearchOrder {
         guard let value else { return .relevance }
         let parts = value.split(separator: ":", maxSplits: 1).map(String.init)
-        guard let field = parts.first, !field.isEmpty else { throw UsageError("--sort needs a field name (got '\(value)')") }
+        guard let field = parts.first, !field.isEmpty else {
+            throw UsageError("--sort needs a field name (got '\(value)')")
+        }
         switch parts.count == 2 ? parts[1] : "desc" {
         case "asc": return .ascending(field)
         case "desc": return .descending(field)
@@ -74,7 +85,8 @@ struct SearchCommand: Command {
         let start = clock.now
         if countOnly {
             let count = try querying(query) { () throws(IndexError) in try index.count(parse(index)) }
-            console.out.line(json ? JSONText.object([("query", JSONText.string(query)), ("count", String(count))]) : String(count))
+            console.out.line(
+                json ? JSONText.object([("query", JSONText.string(query)), ("count", String(count))]) : String(count))
             return
         }
         let results = try querying(query) { () throws(IndexError) in
@@ -84,7 +96,9 @@ struct SearchCommand: Command {
         let idField = index.schema.idField
         if json {
             let hits = results.hits.map { hit in
-                var members = [("score", JSONText.number(hit.score)), ("doc", JSONText.document(hit.document, idField: idField))]
+                var members = [
+                    ("score", JSONText.number(hit.score)), ("doc", JSONText.document(hit.document, idField: idField)),
+                ]
                 if let value = hit.sortValue { members.append(("sort", JSONText.values([value]))) }
                 if let field = snippetField, let snippet = hit.snippet(field) {
                     members.append(("snippet", JSONText.string(snippet.rendered(escapingHTML: false))))
@@ -107,7 +121,8 @@ struct SearchCommand: Command {
         let shown = results.hits.isEmpty ? "" : ", showing \(offset + 1)–\(offset + results.hits.count)"
         let count = results.isTotalCountExact ? "\(results.totalCount)" : "≥ \(results.totalCount)"
         console.out.line(
-            "\(count) match\(results.totalCount == 1 && results.isTotalCountExact ? "" : "es")\(shown) (\(Format.milliseconds(elapsed)))")
+            "\(count) match\(results.totalCount == 1 && results.isTotalCountExact ? "" : "es")\(shown) (\(Format.milliseconds(elapsed)))"
+        )
     }
 
     private func parse(_ index: Index) throws(IndexError) -> Query {

@@ -10,7 +10,9 @@ struct StatsCommand: Command {
         options: [
             OptionSpec(
                 name: "json", valueName: nil,
-                help: "Print one JSON object: documents, deleted, max_doc, bytes, bytes_by_kind, the same per segment, schema.")
+                help:
+                    "Print one JSON object: documents, deleted, max_doc, bytes, bytes_by_kind, the same per segment, schema."
+            )
         ])
 
     let directory: String
@@ -28,9 +30,11 @@ struct StatsCommand: Command {
         if json {
             var schema: [UInt8] = []
             JSONWriter.write(index.schema.encode(), into: &schema, pretty: false)
-            let members = total.jsonMembers + [
-                ("segments", JSONText.array(segments.map(Self.json))), ("schema", String(decoding: schema, as: UTF8.self)),
-            ]
+            let members =
+                total.jsonMembers + [
+                    ("segments", JSONText.array(segments.map(Self.json))),
+                    ("schema", String(decoding: schema, as: UTF8.self)),
+                ]
             console.out.line(JSONText.object(members))
             return
         }
@@ -40,7 +44,8 @@ struct StatsCommand: Command {
         console.out.line("deleted    \(total.deleted)")
         console.out.line("max_doc    \(total.maxDoc)")
         console.out.line("bytes      \(total.bytes) (\(Format.bytes(total.bytes)))")
-        console.out.line("files      " + total.byKind.map { "\($0.kind) \(Format.bytes($0.bytes))" }.joined(separator: ", "))
+        console.out.line(
+            "files      " + total.byKind.map { "\($0.kind) \(Format.bytes($0.bytes))" }.joined(separator: ", "))
         console.out.line(
             "fields     \(schema.fields.count); default: \(schema.defaultFields.joined(separator: ", ")); "
                 + "id: \(schema.idField ?? "none")")
@@ -81,7 +86,8 @@ struct StatsCommand: Command {
         var jsonMembers: [(key: String, json: String)] {
             [
                 ("documents", String(documents)), ("deleted", String(deleted)), ("max_doc", String(maxDoc)),
-                ("bytes", String(bytes)), ("bytes_by_kind", JSONText.object(byKind.map { ($0.kind, String($0.bytes)) })),
+                ("bytes", String(bytes)),
+                ("bytes_by_kind", JSONText.object(byKind.map { ($0.kind, String($0.bytes)) })),
             ]
         }
     }

@@ -20,7 +20,8 @@ package final class ConjunctionScorer: Scorer {
 
     /// - Parameter required: at least one scorer; the cheapest leads.
     package init(
-        required: [any Scorer], optional: [any Scorer], minimumShouldMatch: Int, excluding excluded: [any Scorer], scoring: Bool
+        required: [any Scorer], optional: [any Scorer], minimumShouldMatch: Int, excluding excluded: [any Scorer],
+        scoring: Bool
     ) {
         precondition(!required.isEmpty, "a conjunction needs a required clause")
         let byCost = required.sorted { $0.cost < $1.cost }

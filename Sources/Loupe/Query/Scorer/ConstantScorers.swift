@@ -242,7 +242,9 @@ package final class ConstantScorer: Scorer {
         unsafe withUnsafeTemporaryAllocation(of: UInt32.self, capacity: ScoreBlock.capacity) { before in
             for i in start..<block.count { unsafe before[i] = block.hits[i] }
             inner.probe(&block, from: start)
-            for i in start..<block.count where unsafe block.hits[i] != before[i] { unsafe block.scores[i] += ScoreSum(constant) }
+            for i in start..<block.count where unsafe block.hits[i] != before[i] {
+                unsafe block.scores[i] += ScoreSum(constant)
+            }
         }
     }
 
@@ -250,7 +252,9 @@ package final class ConstantScorer: Scorer {
         while inner.doc < end {
             scratch.count = 0
             inner.fill(&scratch, until: end, threshold: -.infinity)
-            for i in 0..<scratch.count { window.add(Int(unsafe scratch.docs[i] - base), score: ScoreSum(constant), scoring: scoring) }
+            for i in 0..<scratch.count {
+                window.add(Int(unsafe scratch.docs[i] - base), score: ScoreSum(constant), scoring: scoring)
+            }
         }
     }
 

@@ -98,7 +98,8 @@ package final class PhraseScorer: DocAtATimeScorer {
                 let d = unsafe unretainedPostings[i]._withUnsafeGuaranteedRef { $0.seek(candidate) }
                 if d != candidate {
                     agreed = false
-                    candidate = d == terminatedDoc
+                    candidate =
+                        d == terminatedDoc
                         ? terminatedDoc : unsafe unretainedPostings[0]._withUnsafeGuaranteedRef { $0.seek(d) }
                     break
                 }

@@ -284,6 +284,8 @@ package final class AnyScorer: Scorer {
     }
     package func seek(_ target: DocID) { inner.seek(target) }
     package func regionEnd(from target: DocID) -> DocID { inner.regionEnd(from: target) }
-    package func maxScore(from target: DocID, through last: DocID) -> Float { inner.maxScore(from: target, through: last) }
+    package func maxScore(from target: DocID, through last: DocID) -> Float {
+        inner.maxScore(from: target, through: last)
+    }
     package func countRemaining(live: LiveDocs) -> Int { inner.countRemaining(live: live) }
 }

@@ -37,7 +37,8 @@ package struct UnionCore<Child: Scorer>: ~Copyable {
 
     /// - Precondition: `children` is non-empty; `minimumShouldMatch` ≤ `children.count`.
     package init(
-        _ children: [Child], excluding excluded: [any Scorer], minimumShouldMatch: Int, scoring: Bool, scratch: ScorerScratch
+        _ children: [Child], excluding excluded: [any Scorer], minimumShouldMatch: Int, scoring: Bool,
+        scratch: ScorerScratch
     ) {
         precondition(!children.isEmpty, "a union needs children")
         self.children = children
@@ -80,7 +81,10 @@ package struct UnionCore<Child: Scorer>: ~Copyable {
     }
 
     package mutating func fill(_ block: inout ScoreBlock, until end: DocID, threshold: Float) {
-        if partial || (threshold > -.infinity && scoring && minimumShouldMatch == 1 && children.count > 1 && window.summary == 0) {
+        if partial
+            || (threshold > -.infinity && scoring && minimumShouldMatch == 1 && children.count > 1
+                && window.summary == 0)
+        {
             return fillPruning(&block, until: end, threshold: threshold)
         }
         let start = block.count
@@ -152,7 +156,8 @@ package struct UnionCore<Child: Scorer>: ~Copyable {
             var remainingBound = nonEssentialBound
             for (bound, child) in order[..<split].reversed() {
                 var kept = 0
-                for i in 0..<scratch.count where unsafe scratch.scores[i] + ScoreSum(remainingBound) > ScoreSum(threshold) {
+                for i in 0..<scratch.count
+                where unsafe scratch.scores[i] + ScoreSum(remainingBound) > ScoreSum(threshold) {
                     unsafe scratch.docs[kept] = scratch.docs[i]
                     unsafe scratch.scores[kept] = scratch.scores[i]
                     kept += 1
@@ -213,7 +218,9 @@ package struct UnionCore<Child: Scorer>: ~Copyable {
     }
 
     /// Moves up to `room` of the window's set documents below `end`, with their scores, into `out`.
-    private static func drain(_ window: inout ScoreWindow, base: DocID, into out: inout ScoreBlock, room: Int, until end: DocID) {
+    private static func drain(
+        _ window: inout ScoreWindow, base: DocID, into out: inout ScoreBlock, room: Int, until end: DocID
+    ) {
         var moved = 0
         while window.summary != 0 && moved < room {
             let w = window.summary.trailingZeroBitCount
@@ -272,7 +279,8 @@ package struct UnionCore<Child: Scorer>: ~Copyable {
                 matches.count = 0
                 fill(&matches, until: end, threshold: -.infinity)
                 for i in 0..<matches.count {
-                    target.add(Int(unsafe matches.docs[i] &- targetBase), score: unsafe matches.scores[i], scoring: scoring)
+                    target.add(
+                        Int(unsafe matches.docs[i] &- targetBase), score: unsafe matches.scores[i], scoring: scoring)
                 }
             }
         }
@@ -376,7 +384,9 @@ package final class TermUnionScorer: Scorer {
     }
     package func seek(_ target: DocID) { unsafe core.seek(target) }
     package func regionEnd(from target: DocID) -> DocID { unsafe core.regionEnd(from: target) }
-    package func maxScore(from target: DocID, through last: DocID) -> Float { unsafe core.maxScore(from: target, through: last) }
+    package func maxScore(from target: DocID, through last: DocID) -> Float {
+        unsafe core.maxScore(from: target, through: last)
+    }
     package func countRemaining(live: LiveDocs) -> Int { unsafe core.countRemaining(live: live) }
 }
 
@@ -406,6 +416,8 @@ package final class UnionScorer: Scorer {
     }
     package func seek(_ target: DocID) { unsafe core.seek(target) }
     package func regionEnd(from target: DocID) -> DocID { unsafe core.regionEnd(from: target) }
-    package func maxScore(from target: DocID, through last: DocID) -> Float { unsafe core.maxScore(from: target, through: last) }
+    package func maxScore(from target: DocID, through last: DocID) -> Float {
+        unsafe core.maxScore(from: target, through: last)
+    }
     package func countRemaining(live: LiveDocs) -> Int { unsafe core.countRemaining(live: live) }
 }

@@ -22,7 +22,8 @@ package enum DeletedDocsFormat {
     /// The segment and generation of a deleted-documents file name, nil for any other name.
     package static func parse(_ name: String) -> (segment: SegmentID, generation: UInt64)? {
         let parts = name.split(separator: ".")
-        guard parts.count == 3, parts[2] == "del", let id = SegmentID(String(parts[0])), let generation = UInt64(parts[1])
+        guard parts.count == 3, parts[2] == "del", let id = SegmentID(String(parts[0])),
+            let generation = UInt64(parts[1])
         else { return nil }
         return (id, generation)
     }

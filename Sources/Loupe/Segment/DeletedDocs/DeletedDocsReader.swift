@@ -12,7 +12,8 @@ package struct DeletedDocs: @unchecked Sendable {
     /// Validates the footer (and checksum when asked) and that the bitset covers `maxDoc` documents.
     package init(file: FileSlice, maxDoc: Int, verifyChecksum: Bool) throws(FormatError) {
         let body = unsafe try Footer.validate(
-            file.bytes, kind: DeletedDocsFormat.kind, supportedVersion: DeletedDocsFormat.version, verifyChecksum: verifyChecksum)
+            file.bytes, kind: DeletedDocsFormat.kind, supportedVersion: DeletedDocsFormat.version,
+            verifyChecksum: verifyChecksum)
         var reader = unsafe ByteReader(body)
         let storedMaxDoc = Int(try reader.readU32())
         let count = Int(try reader.readU32())

@@ -110,7 +110,9 @@ package final class DocStoreReader: @unchecked Sendable {
 
     /// The stored values of `doc`, as (field ordinal, value) pairs in the order they were stored.
     /// - Throws: `FormatError` when the block does not decompress or decode.
-    package func document(_ doc: DocID, schema: Schema) throws(FormatError) -> [(field: Int, value: PreparedDocument.Value)] {
+    package func document(
+        _ doc: DocID, schema: Schema
+    ) throws(FormatError) -> [(field: Int, value: PreparedDocument.Value)] {
         try StoredValueCoding.decode(documentBytes(doc, schema: schema), schema: schema)
     }
 
@@ -174,7 +176,11 @@ package final class DocStoreReader: @unchecked Sendable {
         var hi = blockCount - 1
         while lo < hi {
             let mid = (lo + hi + 1) / 2
-            if unsafe body.loadU32LE(at: indexBase + mid * DocStoreFormat.indexEntrySize) <= doc { lo = mid } else { hi = mid - 1 }
+            if unsafe body.loadU32LE(at: indexBase + mid * DocStoreFormat.indexEntrySize) <= doc {
+                lo = mid
+            } else {
+                hi = mid - 1
+            }
         }
         return lo
     }

@@ -20,7 +20,9 @@ package enum StoredValueCoding {
     /// Every (field, value) of one encoded document; with `only`, just that field's values. Values come in
     /// ascending field order (`validate` checks it), so reading one field stops at the first value past it: the id,
     /// usually the first field, costs the same however many other fields are stored.
-    package static func decode(_ document: ArraySlice<UInt8>, schema: Schema, only: Int? = nil) throws(FormatError)
+    package static func decode(
+        _ document: ArraySlice<UInt8>, schema: Schema, only: Int? = nil
+    ) throws(FormatError)
         -> [(field: Int, value: PreparedDocument.Value)]
     {
         let result = unsafe document.withUnsafeBytes { bytes in
@@ -149,5 +151,7 @@ package enum StoredValueCoding {
     }
 
     @inline(__always) private static func zigZag(_ v: Int64) -> UInt64 { UInt64(bitPattern: (v << 1) ^ (v >> 63)) }
-    @inline(__always) private static func unZigZag(_ v: UInt64) -> Int64 { Int64(bitPattern: v >> 1) ^ -Int64(bitPattern: v & 1) }
+    @inline(__always) private static func unZigZag(_ v: UInt64) -> Int64 {
+        Int64(bitPattern: v >> 1) ^ -Int64(bitPattern: v & 1)
+    }
 }

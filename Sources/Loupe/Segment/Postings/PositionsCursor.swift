@@ -36,7 +36,10 @@ package final class PositionsCursor {
         fullBlocks = total / PositionsFormat.blockLength
         unsafe nextOffset = next
         unsafe buffer = .allocate(capacity: PositionsFormat.blockLength)
-        if count == nil { damage = SegmentDamage(.positions, .malformed(offset: start, reason: "no positions stream at byte \(start)")) }
+        if count == nil {
+            damage = SegmentDamage(
+                .positions, .malformed(offset: start, reason: "no positions stream at byte \(start)"))
+        }
     }
 
     deinit { unsafe buffer.deallocate() }
@@ -75,13 +78,20 @@ package final class PositionsCursor {
 
     private func decode(_ block: Int) -> Bool {
         guard damage == nil, let base = unsafe file.baseAddress else { return false }
-        guard unsafe block >= nextBlock, block <= fullBlocks else { return unsafe fail(at: nextOffset, "positions read out of order") }
+        guard unsafe block >= nextBlock, block <= fullBlocks else {
+            return unsafe fail(at: nextOffset, "positions read out of order")
+        }
         while unsafe nextBlock < block {
-            guard unsafe nextOffset < file.count else { return unsafe fail(at: nextOffset, "block \(nextBlock) is past the end") }
-            unsafe nextOffset += 1 + BitPacker128.packedByteCount(width: Int(file.load(fromByteOffset: nextOffset, as: UInt8.self)))
+            guard unsafe nextOffset < file.count else {
+                return unsafe fail(at: nextOffset, "block \(nextBlock) is past the end")
+            }
+            unsafe nextOffset +=
+                1 + BitPacker128.packedByteCount(width: Int(file.load(fromByteOffset: nextOffset, as: UInt8.self)))
             unsafe nextBlock += 1
         }
-        guard unsafe nextOffset < file.count || block == fullBlocks else { return unsafe fail(at: nextOffset, "block \(block) is past the end") }
+        guard unsafe nextOffset < file.count || block == fullBlocks else {
+            return unsafe fail(at: nextOffset, "block \(block) is past the end")
+        }
         if block < fullBlocks {
             let width = unsafe Int(file.load(fromByteOffset: nextOffset, as: UInt8.self))
             guard width <= 32, unsafe nextOffset + 1 + BitPacker128.packedByteCount(width: width) <= file.count else {
@@ -90,10 +100,14 @@ package final class PositionsCursor {
             unsafe BitPacker128.unpack(base + nextOffset + 1, width: width, into: buffer)
             unsafe nextOffset += 1 + BitPacker128.packedByteCount(width: width)
         } else {
-            guard unsafe nextOffset <= file.count else { return unsafe fail(at: nextOffset, "the tail is past the end") }
+            guard unsafe nextOffset <= file.count else {
+                return unsafe fail(at: nextOffset, "the tail is past the end")
+            }
             var reader = unsafe ByteReader(file, offset: nextOffset)
             for i in 0..<(total - fullBlocks * PositionsFormat.blockLength) {
-                guard let v = try? reader.readVInt32() else { return fail(at: reader.offset, "unreadable tail position") }
+                guard let v = try? reader.readVInt32() else {
+                    return fail(at: reader.offset, "unreadable tail position")
+                }
                 unsafe buffer[i] = v
             }
             unsafe nextOffset = reader.offset

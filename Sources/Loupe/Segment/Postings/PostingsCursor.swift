@@ -90,7 +90,8 @@ package final class PostingsCursor {
         if unsafe summedBlock != blockIndex || summedSlot > slot {
             unsafe summedBlock = blockIndex
             unsafe summedSlot = 0
-            unsafe summed = unsafe blockIndex == 0 || fullBlocks == 0
+            unsafe summed =
+                unsafe blockIndex == 0 || fullBlocks == 0
                 ? 0 : skipField(blockIndex - 1, at: PostingsFormat.positionsUpToOffset)
         }
         while unsafe summedSlot < slot {
@@ -173,7 +174,8 @@ package final class PostingsCursor {
             let entry = skipBase + b * PostingsFormat.skipEntrySize
             let tf = unsafe file.load(fromByteOffset: entry + PostingsFormat.maxTFOffset, as: UInt8.self)
             maxTF = max(maxTF, tf == PostingsFormat.saturatedTF ? .max : UInt32(tf))
-            minNorm = min(minNorm, unsafe file.load(fromByteOffset: entry + PostingsFormat.minNormOffset, as: UInt8.self))
+            minNorm = min(
+                minNorm, unsafe file.load(fromByteOffset: entry + PostingsFormat.minNormOffset, as: UInt8.self))
             if skipField(b, at: 0) >= last { return (maxTF, minNorm) }
             b += 1
         }
@@ -205,8 +207,12 @@ package final class PostingsCursor {
             let offset = unsafe blocksBase &+ Int(file.loadU32LE(at: entry + PostingsFormat.blockOffsetOffset))
             let docBits = unsafe Int(file.load(fromByteOffset: entry + PostingsFormat.docBitsOffset, as: UInt8.self))
             let tfBits = unsafe Int(file.load(fromByteOffset: entry + PostingsFormat.tfBitsOffset, as: UInt8.self))
-            guard docBits <= 32, tfBits <= 32 else { return corrupt(at: entry, "bit widths \(docBits)/\(tfBits) over 32") }
-            let size = BitPacker128.packedByteCount(width: docBits) + (hasFreqs ? BitPacker128.packedByteCount(width: tfBits) : 0)
+            guard docBits <= 32, tfBits <= 32 else {
+                return corrupt(at: entry, "bit widths \(docBits)/\(tfBits) over 32")
+            }
+            let size =
+                BitPacker128.packedByteCount(width: docBits)
+                + (hasFreqs ? BitPacker128.packedByteCount(width: tfBits) : 0)
             guard unsafe offset + size <= file.count, let base = unsafe file.baseAddress else {
                 return corrupt(at: entry, "block \(b) runs past the end of the file")
             }
@@ -217,10 +223,12 @@ package final class PostingsCursor {
             }
             let lastDoc = Int64(skipField(b, at: 0))
             guard previous == lastDoc, lastDoc < Int64(maxDoc) else {
-                return corrupt(at: offset, "block \(b) decodes to documents that do not end on its skip entry's \(lastDoc)")
+                return corrupt(
+                    at: offset, "block \(b) decodes to documents that do not end on its skip entry's \(lastDoc)")
             }
             if hasFreqs {
-                unsafe BitPacker128.unpack(base + offset + BitPacker128.packedByteCount(width: docBits), width: tfBits, into: tfs)
+                unsafe BitPacker128.unpack(
+                    base + offset + BitPacker128.packedByteCount(width: docBits), width: tfBits, into: tfs)
                 for i in 0..<PostingsFormat.blockLength { unsafe tfs[i] &+= 1 }
             }
             unsafe decoded = PostingsFormat.blockLength
@@ -245,7 +253,9 @@ package final class PostingsCursor {
                 previous += Int64(gap) + 1
                 unsafe docs[i] = UInt32(truncatingIfNeeded: previous)
             }
-            guard previous < Int64(maxDoc) else { return corrupt(at: tailStart, "document \(previous) is past the segment's \(maxDoc)") }
+            guard previous < Int64(maxDoc) else {
+                return corrupt(at: tailStart, "document \(previous) is past the segment's \(maxDoc)")
+            }
             for i in 0..<count {
                 if hasFreqs {
                     guard let tf = unsafe VInt.decode(base, at: &offset, end: end), tf < UInt64(UInt32.max) else {
@@ -268,7 +278,8 @@ package final class PostingsCursor {
         let tfBits = unsafe Int(file.load(fromByteOffset: last + PostingsFormat.tfBitsOffset, as: UInt8.self))
         guard docBits <= 32, tfBits <= 32 else { return nil }
         return unsafe blocksBase + Int(file.loadU32LE(at: last + PostingsFormat.blockOffsetOffset))
-            + BitPacker128.packedByteCount(width: docBits) + (hasFreqs ? BitPacker128.packedByteCount(width: tfBits) : 0)
+            + BitPacker128.packedByteCount(width: docBits)
+            + (hasFreqs ? BitPacker128.packedByteCount(width: tfBits) : 0)
     }
 
     /// Records the damage and ends the list here.

@@ -32,14 +32,17 @@ package struct PostingsSerializer {
     ///   - positionDeltas: per document, its positions as deltas (first from 0); empty when positions are not recorded.
     ///   - norms: the field's norm code of each document of the segment, for the block-max bounds.
     package mutating func writeTerm(
-        docs: UnsafeBufferPointer<UInt32>, tfs: UnsafeBufferPointer<UInt32>, positionDeltas: UnsafeBufferPointer<UInt32>,
+        docs: UnsafeBufferPointer<UInt32>, tfs: UnsafeBufferPointer<UInt32>,
+        positionDeltas: UnsafeBufferPointer<UInt32>,
         norms: UnsafeBufferPointer<UInt8>
     ) -> TermInfo {
         let info = TermInfo(
             docFreq: UInt32(docs.count), postingsOffset: UInt64(postings.count),
             positionsOffset: positionDeltas.isEmpty ? 0 : UInt64(positions.count))
         let words = (norms.count + 63) / 64
-        if fieldDocuments.count < words { fieldDocuments += [UInt64](repeating: 0, count: words - fieldDocuments.count) }
+        if fieldDocuments.count < words {
+            fieldDocuments += [UInt64](repeating: 0, count: words - fieldDocuments.count)
+        }
         for unsafe doc in unsafe docs {
             let (w, bit) = (Int(doc >> 6), UInt64(1) << UInt64(doc & 63))
             if fieldDocuments[w] & bit == 0 {
@@ -110,8 +113,10 @@ package struct PostingsSerializer {
 
     /// Ends both files with their footers and hands back their bytes.
     package consuming func finish() -> (postings: [UInt8], positions: [UInt8]) {
-        Footer.append(kind: SegmentComponent.postings.kind, version: SegmentComponent.postings.formatVersion, to: &postings)
-        Footer.append(kind: SegmentComponent.positions.kind, version: SegmentComponent.positions.formatVersion, to: &positions)
+        Footer.append(
+            kind: SegmentComponent.postings.kind, version: SegmentComponent.postings.formatVersion, to: &postings)
+        Footer.append(
+            kind: SegmentComponent.positions.kind, version: SegmentComponent.positions.formatVersion, to: &positions)
         return (postings.bytes, positions.bytes)
     }
 }

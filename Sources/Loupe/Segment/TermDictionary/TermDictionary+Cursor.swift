@@ -126,7 +126,9 @@ struct BlockCursor<Layout: TermBlockLayout> {
     }
 
     /// Makes the key `prefix` bytes (from `source`, or the current key when nil) followed by `suffix`.
-    private mutating func build(prefix: Int, from source: UnsafeRawBufferPointer?, suffix: UnsafeRawBufferPointer)
+    private mutating func build(
+        prefix: Int, from source: UnsafeRawBufferPointer?, suffix: UnsafeRawBufferPointer
+    )
         throws(FormatError)
     {
         let length = prefix + suffix.count

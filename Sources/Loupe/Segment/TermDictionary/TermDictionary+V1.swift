@@ -17,7 +17,9 @@ struct TermBlocksV1: TermBlockLayout, @unchecked Sendable {
     /// The field ordinal and blocks of the directory entry at `reader`, with every index entry checked: its block
     /// starts inside the section and its first key inside `body`.
     /// - Throws: `.truncated` or `.malformed` with the offset of the entry.
-    static func read(body: UnsafeRawBufferPointer, infoLimits: TermInfoLimits, entry reader: inout ByteReader)
+    static func read(
+        body: UnsafeRawBufferPointer, infoLimits: TermInfoLimits, entry reader: inout ByteReader
+    )
         throws(FormatError)
         -> (field: Int, blocks: Self)
     {

@@ -60,7 +60,8 @@ struct TermBlocksV2: TermBlockLayout, @unchecked Sendable {
         let layout = unsafe Self(
             base: base, termCount: terms, blockSize: blockSize, blockCount: blocks, sectionOffset: section,
             startsOffset: index,
-            startWidth: startWidth, keyStartsOffset: keyStarts, keyWidth: keyWidth, keysOffset: keys, limits: infoLimits,
+            startWidth: startWidth, keyStartsOffset: keyStarts, keyWidth: keyWidth, keysOffset: keys,
+            limits: infoLimits,
             documentCount: documents, postingsCount: postings
         )
         guard layout.blockStart(0) == 0, layout.blockStart(blocks) == index - section, layout.keyStart(0) == 0,

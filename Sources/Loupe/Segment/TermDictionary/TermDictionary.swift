@@ -1,11 +1,11 @@
 import LoupeCodec
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 // Term dictionary: per indexed field, its terms in byte order, each with its `TermInfo` (document frequency,

@@ -117,14 +117,18 @@ package struct FieldTermDictionary: Sendable {
     /// Σ docFreq of the terms in `lower...upper`, and at most how many terms they are (whole blocks), reading keys
     /// only in the two blocks at the ends; from format v2 on, a range over most of the field is the field's total
     /// less what lies outside it.
-    package func docFreqSum(from lower: [UInt8], through upper: [UInt8]) throws(FormatError) -> (
+    package func docFreqSum(
+        from lower: [UInt8], through upper: [UInt8]
+    ) throws(FormatError) -> (
         docFreqs: UInt64, maximumTerms: Int
     ) {
         func edge(
             _ from: UnsafeRawBufferPointer, _ includingFrom: Bool, _ to: UnsafeRawBufferPointer, _ includingTo: Bool
         ) throws(FormatError) -> UInt64 {
             var total: UInt64 = 0
-            try unsafe forEachTerm(from: Array(from), includingLower: includingFrom, to: Array(to), includingUpper: includingTo) {
+            try unsafe forEachTerm(
+                from: Array(from), includingLower: includingFrom, to: Array(to), includingUpper: includingTo
+            ) {
                 _, info in
                 total += UInt64(info.docFreq)
                 return true
