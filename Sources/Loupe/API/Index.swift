@@ -177,16 +177,6 @@ public final class Index: Sendable {
         set { state.withLock { $0.writer = newValue } }
     }
 
-    package static func readMeta(_ directory: any Directory) throws(IndexError) -> IndexMeta {
-        let file: FileSlice
-        do {
-            file = try directory.open(IndexMeta.fileName)
-        } catch {
-            throw IndexError(storage: error, file: IndexMeta.fileName)
-        }
-        return unsafe try IndexMeta.decode(file.bytes, location: directory.location + "/" + IndexMeta.fileName)
-    }
-
     /// Reads every file of the current searcher's segments and checks its CRC32.
     /// - Throws: `IndexError` `.corruption` naming the first damaged file.
     /// - Complexity: O(index size): it reads every byte.
@@ -201,26 +191,5 @@ public final class Index: Sendable {
     /// - Complexity: O(index size).
     public func verify(_ report: (IndexError) -> Void) -> Int {
         searcher().segments.reduce(0) { $0 + $1.check(schema: schema, report) }
-    }
-
-    private static func openSearcher(
-        directory: any Directory, meta: IndexMeta, reusing open: [SegmentReader], analyzers: AnalyzerRegistry,
-        verifyChecksums: Bool, storeCache: DocStoreCache, registry: OpenSegments
-    ) throws(IndexError) -> Searcher {
-        var readers: [SegmentReader] = []
-        for segment in meta.segments {
-            if let existing = open.first(where: {
-                $0.id == segment.id && $0.deletesGeneration == segment.deletes?.generation
-            }) {
-                readers.append(existing)
-            } else {
-                readers.append(
-                    try SegmentReader(
-                        directory: directory, meta: segment, schema: meta.schema, verifyChecksums: verifyChecksums,
-                        storeCache: storeCache,
-                        registry: registry))
-            }
-        }
-        return Searcher(schema: meta.schema, segments: readers, analyzers: analyzers)
     }
 }

@@ -1,0 +1,39 @@
+import LoupeAnalysis
+
+/// Reading the commit point and opening searchers over it: what `Index.init` and `Index.reload()` run.
+extension Index {
+    /// The commit point in `directory`.
+    /// - Throws: `IndexError` `.notFound`/`.io` when meta.json cannot be read, `.corruption` when it does not decode.
+    package static func readMeta(_ directory: any Directory) throws(IndexError) -> IndexMeta {
+        let file: FileSlice
+        do {
+            file = try directory.open(IndexMeta.fileName)
+        } catch {
+            throw IndexError(storage: error, file: IndexMeta.fileName)
+        }
+        return unsafe try IndexMeta.decode(file.bytes, location: directory.location + "/" + IndexMeta.fileName)
+    }
+
+    /// A searcher over the segments `meta` lists: the readers of `open` where the same segment (and deletes
+    /// generation) is already open, new ones for the rest.
+    static func openSearcher(
+        directory: any Directory, meta: IndexMeta, reusing open: [SegmentReader], analyzers: AnalyzerRegistry,
+        verifyChecksums: Bool, storeCache: DocStoreCache, registry: OpenSegments
+    ) throws(IndexError) -> Searcher {
+        var readers: [SegmentReader] = []
+        for segment in meta.segments {
+            if let existing = open.first(where: {
+                $0.id == segment.id && $0.deletesGeneration == segment.deletes?.generation
+            }) {
+                readers.append(existing)
+            } else {
+                readers.append(
+                    try SegmentReader(
+                        directory: directory, meta: segment, schema: meta.schema, verifyChecksums: verifyChecksums,
+                        storeCache: storeCache,
+                        registry: registry))
+            }
+        }
+        return Searcher(schema: meta.schema, segments: readers, analyzers: analyzers)
+    }
+}
