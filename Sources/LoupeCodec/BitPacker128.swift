@@ -19,7 +19,7 @@
     /// - Complexity: O(n).
     @inlinable package static func requiredWidth(_ values: UnsafeBufferPointer<UInt32>) -> Int {
         var union: UInt32 = 0
-        for unsafe value in unsafe values { union |= value }
+        for i in values.indices { union |= unsafe values[i] }
         return 32 &- union.leadingZeroBitCount
     }
 

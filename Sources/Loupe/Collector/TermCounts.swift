@@ -69,7 +69,7 @@ struct TermCountsCollector: Collector {
             guard let column, column.dictionary != nil, column.isSingleValued else { return false }
             unsafe ordinalCounts.withUnsafeMutableBufferPointer { counts in
                 unsafe column.forEachValueBlock { values in
-                    for unsafe v in unsafe values { unsafe counts[Int(v)] &+= 1 }
+                    for i in values.indices { unsafe counts[Int(values[i])] &+= 1 }
                 }
             }
             return true

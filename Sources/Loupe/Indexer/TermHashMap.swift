@@ -79,7 +79,7 @@ package struct TermHashMap {
     @inline(__always)
     private static func hash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for unsafe b in unsafe key { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+        for i in key.indices { h = (h ^ UInt64(unsafe key[i])) &* 0x0000_0100_0000_01b3 }
         h ^= h >> 30
         h = h &* 0xbf58_476d_1ce4_e5b9
         h ^= h >> 27

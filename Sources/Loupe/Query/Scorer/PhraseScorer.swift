@@ -58,7 +58,7 @@ package final class PhraseScorer: DocAtATimeScorer {
     }
 
     deinit {
-        for unsafe buffer in unsafe buffers { unsafe buffer.deallocate() }
+        for i in unsafe buffers.indices { unsafe buffers[i].deallocate() }
     }
 
     package var cost: Int { postings.first?.documentFrequency ?? 0 }

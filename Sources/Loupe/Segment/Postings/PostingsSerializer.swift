@@ -43,7 +43,8 @@ package struct PostingsSerializer {
         if fieldDocuments.count < words {
             fieldDocuments += [UInt64](repeating: 0, count: words - fieldDocuments.count)
         }
-        for unsafe doc in unsafe docs {
+        for i in docs.indices {
+            let doc = unsafe docs[i]
             let (w, bit) = (Int(doc >> 6), UInt64(1) << UInt64(doc & 63))
             if fieldDocuments[w] & bit == 0 {
                 fieldDocuments[w] |= bit
