@@ -9,8 +9,8 @@ let package = Package(
     // Apple minimums: what the code needs at run time. `.ci/check-availability.py` checks every reference the code
     // makes against the availability the standard library declares (Linux ignores it; Docs/ARCHITECTURE.md,
     // "Platforms").
-    // - macOS 15 / iOS 18 / tvOS 18 / watchOS 11 / visionOS 2 is the Swift 6.0 runtime: `Synchronization.Mutex` and
-    //   `Atomic` (every lock and counter of the engine), `Int128` (tests) and `String(validating:as:)` (tests).
+    // - macOS 15 / iOS 18 / tvOS 18 / watchOS 11 / visionOS 2 is the Swift 6.0 runtime: `Synchronization.Atomic`
+    //   (the engine's counters and flags), `Mutex` (the Darwin commit watcher), `Int128` and `String(validating:as:)`.
     //   Typed-throws function types and noncopyable generic types can need that runtime too (for their metadata).
     // - Below the floor, so not binding: Regex, `Duration`, `ContinuousClock` (macOS 13 / iOS 16).
     // - `Span` itself back-deploys (the toolchain links libswiftCompatibilitySpan, which Xcode embeds in apps), but
