@@ -19,8 +19,8 @@ import Foundation
 ///
 /// The schema's field names are the model's coding keys: a property the schema lacks is refused when added
 /// (naming it), and only stored fields come back, so every non-optional scalar property needs a stored field.
-/// Each update (`add`, `upsert`, `removeAll`) opens the index's writer, commits and reloads, so it fails with
-/// `.writerLocked` while another writer is open; use `index` for anything the collection does not cover.
+/// Each update (`add`, `upsert`, `removeAll`) commits and reloads, on the writer the index has open if there is one
+/// (see `Index.add(_:)`); use `index` for anything the collection does not cover.
 public struct SearchCollection<Model: Codable> {
     /// The index the collection reads and writes.
     public let index: Index
