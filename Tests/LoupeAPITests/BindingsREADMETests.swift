@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // The API section of the Tantivy-for-Swift bindings' README (../shared/TantivySwift-API.md), snippet by snippet, as
 // our users' code is written: this target imports `Loupe` only — no `@testable`, no TestSupport, no `package`
 // symbol. Each test holds a snippet verbatim (between `// ---` lines; a `…` the README leaves open is filled in),
@@ -67,7 +68,7 @@ func catalogueSchema() -> Schema {
         // 1. Describe the schema
         let schema = SchemaBuilder()
             .addTextField("title", stored: true)
-            .addTextField("body") // indexed, not stored
+            .addTextField("body")                       // indexed, not stored
             .addU64Field("year", stored: true, fast: true)
             .build()
 
@@ -78,10 +79,10 @@ func catalogueSchema() -> Schema {
         let writer = try index.writer()
         try writer.addDocument([
             "title": "The Old Man and the Sea",
-            "body": "He was an old man who fished alone in a skiff…",
-            "year": 1952,
+            "body":  "He was an old man who fished alone in a skiff…",
+            "year":  1952,
         ])
-        try writer.commitAndReload() // commit + make searchable
+        try writer.commitAndReload()                    // commit + make searchable
 
         // 4. Query
         for hit in try index.search("sea whale", limit: 10) {
@@ -144,7 +145,7 @@ func catalogueSchema() -> Schema {
         let schema = catalogueSchema()
         do {
             // ---
-            let index = try Index(path: url, schema: schema) // create or open on disk
+            let index = try Index(path: url, schema: schema)   // create or open on disk
             // ---
             let writer = try index.writer()
             try writer.addDocument(["id": "abc123", "title": "The sea", "year": 1952])
@@ -152,12 +153,12 @@ func catalogueSchema() -> Schema {
             try writer.commit()
             #expect(index.documentCount == 0, "searches observe new commits only after reload()")
             // ---
-            index.documentCount // searchable doc count
-            try index.reload() // observe latest commit
-            try index.search("sea whale", limit: 10, fields: []) // -> [SearchHit]
-            try index.count("sea") // match count, no docs loaded
-            try index.count(.range("year", 1900...2000)) // count a structured Query
-            try index.get("id", equals: "abc123") // fetch one doc by id term
+            index.documentCount                                 // searchable doc count
+            try index.reload()                                  // observe latest commit
+            try index.search("sea whale", limit: 10, fields: [])  // -> [SearchHit]
+            try index.count("sea")                              // match count, no docs loaded
+            try index.count(.range("year", 1900...2000))        // count a structured Query
+            try index.get("id", equals: "abc123")               // fetch one doc by id term
             // ---
             #expect(index.documentCount == 2)
             #expect(try index.search("sea whale", limit: 10, fields: []).count == 2)
@@ -167,7 +168,7 @@ func catalogueSchema() -> Schema {
             #expect(try index.get("id", equals: "nope") == nil)
         }
         // ---
-        let index = try Index.inMemory(schema: schema) // not persisted
+        let index = try Index.inMemory(schema: schema)      // not persisted
         // ---
         #expect(index.documentCount == 0)
         #expect {
@@ -200,13 +201,13 @@ func catalogueSchema() -> Schema {
         let index = try Index.inMemory(schema: catalogueSchema())
         let someEncodableValue = Card(id: "c1", title: "Encoded", tags: ["x", "y"])
         // ---
-        let writer = try index.writer(heapSize: 0) // 0 → 50 MB indexing budget
+        let writer = try index.writer(heapSize: 0)          // 0 → 50 MB indexing budget
         try writer.addDocument(["title": "Hi", "tags": ["a", "b"], "year": 2024])
-        try writer.addDocument(someEncodableValue) // any Encodable
-        try writer.addDocument(json: #"{"title":"Hi"}"#) // raw JSON
-        let opstamp = try writer.commit() // durable; reload to search
-        try writer.commitAndReload() // commit + index.reload()
-        try writer.rollback() // discard uncommitted ops
+        try writer.addDocument(someEncodableValue)          // any Encodable
+        try writer.addDocument(json: #"{"title":"Hi"}"#)    // raw JSON
+        let opstamp = try writer.commit()                   // durable; reload to search
+        try writer.commitAndReload()                         // commit + index.reload()
+        try writer.rollback()                                // discard uncommitted ops
         // ---
         #expect(opstamp == 3)
         #expect(index.documentCount == 3)
@@ -219,9 +220,9 @@ func catalogueSchema() -> Schema {
         try writer.commitAndReload()
         #expect(index.documentCount == 7)
         // ---
-        try writer.deleteDocuments(field: "id", equals: "abc123") // delete by term
-        try writer.deleteDocuments(field: "id", equalsAnyOf: ["a", "b"]) // multi-term delete
-        try writer.deleteDocuments(matching: .range("year", 1900...1950)) // delete by query
+        try writer.deleteDocuments(field: "id", equals: "abc123")            // delete by term
+        try writer.deleteDocuments(field: "id", equalsAnyOf: ["a", "b"])     // multi-term delete
+        try writer.deleteDocuments(matching: .range("year", 1900...1950))    // delete by query
         // or, with commit + reload in one step:
         try index.delete(matching: .term("status", "draft"))
         // ---
@@ -242,19 +243,19 @@ func catalogueSchema() -> Schema {
         try index.upsert(card, idField: "id", id: card.id)
         card = Card(id: "k1", title: "Second", tags: ["b", "c"])
         // ---
-        try index.upsert(card, idField: "id", id: card.id) // delete-by-term + add
+        try index.upsert(card, idField: "id", id: card.id)   // delete-by-term + add
         // ---
         #expect(index.documentCount == 1)
         do {
             // ---
-            let hit = try index.get("id", equals: card.id) // SearchHit?
+            let hit = try index.get("id", equals: card.id)        // SearchHit?
             // ---
             #expect(hit?.string("title") == "Second")
             #expect(hit?.score == 0)
         }
         do {
             // ---
-            let card = try cards.get(idField: "id", id: card.id) // typed, on a collection
+            let card = try cards.get(idField: "id", id: card.id)  // typed, on a collection
             // ---
             #expect(card == Card(id: "k1", title: "Second", tags: ["b", "c"]))
         }
@@ -266,8 +267,7 @@ func catalogueSchema() -> Schema {
         let writer = try index.writer()
         let created = { (year: Int) in Date(timeIntervalSince1970: Double(year - 1970) * 365.25 * 86_400) }
         try writer.addDocument([
-            "id": "1", "slug": "old-man", "title": "The Old Man and the Sea", "tag": "book",
-            "tags": ["book", "classic"],
+            "id": "1", "slug": "old-man", "title": "The Old Man and the Sea", "tag": "book", "tags": ["book", "classic"],
             "year": 1952, "status": "final", "body": "an old man fished alone in a skiff in the sea",
             "created": DocumentValue(created(1952)), "price": 9.5, "code": "AB-1",
         ])
@@ -278,8 +278,7 @@ func catalogueSchema() -> Schema {
         ])
         try writer.addDocument([
             "id": "3", "slug": "dune", "title": "Dune", "tag": "book", "tags": ["scifi"], "year": 1965,
-            "status": "draft", "body": "sand worms and spice on a desert planet",
-            "created": DocumentValue(created(1965)),
+            "status": "draft", "body": "sand worms and spice on a desert planet", "created": DocumentValue(created(1965)),
             "price": 12,
         ])
         try writer.addDocument([
@@ -297,14 +296,11 @@ func catalogueSchema() -> Schema {
         // ---
         #expect(try index.search("dune", boosts: ["title": 2.0, "body": 0.5]).map { $0.string("id") } == ["3", "4"])
         // ---
-        try index.search("dune", orderBy: .descending("created")) // newest first
+        try index.search("dune", orderBy: .descending("created"))        // newest first
         try index.search(.term("tag", "book"), orderBy: .ascending("year"))
         // ---
         #expect(try index.search("dune", orderBy: .descending("created")).map { $0.string("id") } == ["4", "3"])
-        #expect(
-            try index.search(.term("tag", "book"), orderBy: .ascending("year")).map { $0.uint("year") } == [
-                1851, 1952, 1965,
-            ])
+        #expect(try index.search(.term("tag", "book"), orderBy: .ascending("year")).map { $0.uint("year") } == [1851, 1952, 1965])
         #expect(try index.search("title:whale").isEmpty && index.search("body:whale").count == 1)
         #expect(try index.search(#""old man""#).count == 1)
         #expect(try index.search("title:sea AND body:fished").count == 1)
@@ -313,13 +309,13 @@ func catalogueSchema() -> Schema {
 
         let hit = try #require(index.search("old man sea").first)
         // ---
-        hit.score // Float relevance score (higher = better)
-        hit.string("title") // first String value, or nil
-        hit.int("year") // first Int64, or nil
-        hit.uint("count") // first UInt64, or nil (full u64 range, exact)
+        hit.score                 // Float relevance score (higher = better)
+        hit.string("title")       // first String value, or nil
+        hit.int("year")           // first Int64, or nil
+        hit.uint("count")         // first UInt64, or nil (full u64 range, exact)
         hit.double("rating")
         hit.bool("active")
-        hit["tags"] // [FieldValue] – all values for a field
+        hit["tags"]               // [FieldValue] – all values for a field
         // ---
         #expect(hit.score > 0)
         #expect(hit.string("title") == "The Old Man and the Sea")
@@ -349,11 +345,11 @@ func catalogueSchema() -> Schema {
         // ---
         let q: Query =
             (.term("tag", "book") && .range("year", 1900...2000))
-            .excluding(.term("status", "draft"))
+                .excluding(.term("status", "draft"))
 
-        for hit in try index.search(q) { seen.append(hit.string("id") ?? "") } // [SearchHit]
-        let books = try index.search(q, as: Book.self) // typed
-        let scored = try collection.searchScored(q) // [(score, Book)]
+        for hit in try index.search(q) { seen.append(hit.string("id") ?? "") }  // [SearchHit]
+        let books = try index.search(q, as: Book.self)        // typed
+        let scored = try collection.searchScored(q)           // [(score, Book)]
         // ---
         #expect(seen == ["1"])
         #expect(books == [Book(title: "The Old Man and the Sea", year: 1952)])
@@ -386,10 +382,10 @@ func catalogueSchema() -> Schema {
     @Test func typeahead() throws {
         let index = try library()
         // ---
-        try index.search(.prefix("title", "mob")) // exact prefix
-        try index.search(.autocomplete("title", "mopy")) // typo-tolerant prefix
-        try index.search(.regex("title", "m(oby|ice).*")) // regex over tokens
-        try index.search(.phrasePrefix("title", ["old", "ma"])) // multi-word typeahead
+        try index.search(.prefix("title", "mob"))                 // exact prefix
+        try index.search(.autocomplete("title", "mopy"))          // typo-tolerant prefix
+        try index.search(.regex("title", "m(oby|ice).*"))         // regex over tokens
+        try index.search(.phrasePrefix("title", ["old", "ma"]))   // multi-word typeahead
         // ---
         #expect(try index.search(.prefix("title", "mob")).map { $0.string("id") } == ["2"])
         #expect(try index.search(.autocomplete("title", "mopy")).map { $0.string("id") } == ["2"])
@@ -401,20 +397,17 @@ func catalogueSchema() -> Schema {
         let index = try library()
         let article = Article(slug: "old-man", title: "The Old Man and the Sea", body: "old man sea skiff")
         // ---
-        try index.search(.wildcard("code", "AB-*")) // whole-value match on a string field
-        try index.search(.wildcard("title", "*fish")) // token suffix on a text field
+        try index.search(.wildcard("code", "AB-*"))     // whole-value match on a string field
+        try index.search(.wildcard("title", "*fish"))   // token suffix on a text field
         // ---
         #expect(try index.search(.wildcard("code", "AB-*")).count == 2)
         #expect(try index.search(.wildcard("body", "*ished")).count == 1)
         // ---
-        try index.search(.exists("price")) // has a price
-        try index.search(.matchAll.excluding(.exists("price"))) // price is missing
+        try index.search(.exists("price"))                          // has a price
+        try index.search(.matchAll.excluding(.exists("price")))     // price is missing
         // ---
         #expect(try index.search(.exists("price")).compactMap { $0.string("id") }.sorted() == ["1", "3"])
-        #expect(
-            try index.search(.matchAll.excluding(.exists("price"))).compactMap { $0.string("id") }.sorted() == [
-                "2", "4",
-            ])
+        #expect(try index.search(.matchAll.excluding(.exists("price"))).compactMap { $0.string("id") }.sorted() == ["2", "4"])
         // ---
         try index.search(.moreLikeThis("body", article.body), limit: 5)
 
@@ -423,8 +416,7 @@ func catalogueSchema() -> Schema {
         try index.moreLikeThis(idField: "slug", id: article.slug, fields: ["title", "body"], limit: 5)
         // ---
         let loose = MoreLikeThisOptions(minTermFrequency: 1, minDocFrequency: 1)
-        let related = try index.moreLikeThis(
-            idField: "slug", id: article.slug, fields: ["body"], limit: 5, options: loose)
+        let related = try index.moreLikeThis(idField: "slug", id: article.slug, fields: ["body"], limit: 5, options: loose)
         #expect(!related.isEmpty && !related.contains { $0.string("slug") == "old-man" })
         #expect(try index.search(.moreLikeThis("body", "old old sea sea", loose)).first?.string("id") != nil)
         let likeSea: Query = .moreLikeThis("body", "old old sea sea", loose)
@@ -439,10 +431,9 @@ func catalogueSchema() -> Schema {
         //  FacetCount(value: .string("classic"), count: 1)]
         // ---
         #expect(tags == [FacetCount(value: .string("book"), count: 2)])
-        #expect(
-            try index.termCounts("tags", matching: .parsed("old man")) == [
-                FacetCount(value: .string("book"), count: 2), FacetCount(value: .string("classic"), count: 1),
-            ])
+        #expect(try index.termCounts("tags", matching: .parsed("old man")) == [
+            FacetCount(value: .string("book"), count: 2), FacetCount(value: .string("classic"), count: 1),
+        ])
         // ---
         let json = try index.aggregate(#"{"avg_year": {"avg": {"field": "year"}}}"#)
         // ---
@@ -461,19 +452,19 @@ func catalogueSchema() -> Schema {
         try writer.commitAndReload()
         // ---
         let s = try index.stats()
-        s.documentCount // live, searchable documents
-        s.deletedCount // tombstoned (deleted/updated), not yet reclaimed
-        s.maxDoc // live + deleted
-        s.segmentCount // many small segments slow searches
-        s.segments // per-segment [id, documentCount, deletedCount, maxDoc]
+        s.documentCount   // live, searchable documents
+        s.deletedCount    // tombstoned (deleted/updated), not yet reclaimed
+        s.maxDoc          // live + deleted
+        s.segmentCount    // many small segments slow searches
+        s.segments        // per-segment [id, documentCount, deletedCount, maxDoc]
         // ---
         #expect(s.documentCount == 6 && s.deletedCount == 1 && s.maxDoc == 7 && s.segmentCount == 4)
         #expect(s.segments.map(\.documentCount).reduce(0, +) == 6)
         // ---
         if s.deletedCount > s.documentCount / 2 || s.segmentCount > 16 {
-            try index.optimize() // compact + reclaim space
+            try index.optimize()        // compact + reclaim space
         }
-        try index.garbageCollect() // reclaim files left by merges/deletes
+        try index.garbageCollect()      // reclaim files left by merges/deletes
         // ---
         try writer.merge()
         try writer.garbageCollect()
@@ -499,11 +490,11 @@ func catalogueSchema() -> Schema {
 
         // One-shot add (dictionary or Encodable), single or batch.
         try index.add(["title": "Dune", "year": 1965])
-        try index.add(book) // any Encodable
-        try index.add(contentsOf: [book1, book2]) // one commit
+        try index.add(book)                          // any Encodable
+        try index.add(contentsOf: [book1, book2])    // one commit
 
         // Typed search — decode hits straight into your model.
-        let books = try index.search("dune", as: Book.self) // [Book]
+        let books = try index.search("dune", as: Book.self)   // [Book]
         // ---
         #expect(books.count == 5)
         #expect(Set(books.map(\.title)) == ["Dune", "Dune Messiah", "Children of Dune", "God Emperor of Dune"])
@@ -527,22 +518,21 @@ func catalogueSchema() -> Schema {
         let books = try SearchCollection<Book>(path: url) { s in
             s.addTextField("title", stored: true)
             s.addU64Field("year", stored: true, fast: true)
-        } // or .inMemory(schema:) / (index:)
+        }                                            // or .inMemory(schema:) / (index:)
 
         try books.add(Book(title: "Dune", year: 1965))
         try books.add(contentsOf: [book1, book2])
 
-        books.count // searchable document count
-        let results = try books.search("dune") // [Book]
-        let scored = try books.searchScored("dune") // [(score: Float, model: Book)]
+        books.count                                  // searchable document count
+        let results = try books.search("dune")       // [Book]
+        let scored  = try books.searchScored("dune") // [(score: Float, model: Book)]
         try books.removeAll()
         // ---
         #expect(results.count == 2 && scored.count == 2)
         #expect(scored[0].model == Book(title: "Dune", year: 1965), "the shorter title ranks first")
         #expect(books.count == 0)
         #expect(books.index.documentCount == 0)
-        let memory = try SearchCollection<Book>.inMemory(
-            schema: SchemaBuilder().addTextField("title", stored: true).build())
+        let memory = try SearchCollection<Book>.inMemory(schema: SchemaBuilder().addTextField("title", stored: true).build())
         #expect {
             try memory.add(Book(title: "Dune", year: 1965))
         } throws: { error in
