@@ -116,7 +116,13 @@ package enum SearchHistoryFile {
         do {
             return unsafe try parse(slice.bytes)
         } catch {
-            throw IndexError(format: error, file: path, segment: nil)
+            // The index's advice (restore it or reindex) does not fit a history: say what does.
+            var failure = IndexError(format: error, file: path, segment: nil)
+            failure.message =
+                failure.code == .incompatibleFormat
+                ? "\(path): \(error); open it with the Loupe version that wrote it, or delete it to start afresh"
+                : "\(path): \(error); the search history is damaged: delete the file to start an empty one"
+            throw failure
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Loupe
+import LoupeCodec
 import TestSupport
 import Testing
 
@@ -113,6 +114,23 @@ import Testing
             }
         }
         try expectCorruption(bytes + [0], "a trailing byte")
+    }
+
+    /// An intact file of a newer format version is `.incompatibleFormat`, not corruption.
+    @Test func newerVersionIsIncompatible() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.path + "/h.bin"
+        try SearchHistory(path: path).record("heat")
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes[bytes.count - 12] = 2
+        let crc = CRC32.checksum(Array(bytes[..<(bytes.count - 8)]))
+        for i in 0..<4 { bytes[bytes.count - 8 + i] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(i))) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect {
+            try SearchHistory(path: path)
+        } throws: { error in
+            (error as! IndexError).code == .incompatibleFormat
+        }
     }
 
     @Test func truncationReportsByteOffset() throws {
