@@ -155,7 +155,7 @@ public final class Index: Sendable {
     /// (`add`, `upsert`, `write`, `optimize`, …) run on it while it is open; close or release it to open another.
     /// - Parameter memoryBudget: bytes of buffered documents before they are flushed to a new segment (≥ 1 MB).
     /// - Throws: `IndexError` `.writerLocked` when another writer (in this or another process) holds the index.
-    public func writer(memoryBudget: Int = 50_000_000) throws(IndexError) -> IndexWriter {
+    public func writer(memoryBudget: Int = IndexWriter.defaultMemoryBudget) throws(IndexError) -> IndexWriter {
         guard memoryBudget >= 1_000_000 else {
             throw IndexError(.invalidArgument, "memory budget must be at least 1,000,000 bytes (got \(memoryBudget))")
         }
@@ -168,7 +168,7 @@ public final class Index: Sendable {
     /// - Parameter heapSize: bytes of buffered documents before a flush: 0 for the default 50 MB, else ≥ 1 MB.
     /// - Throws: `IndexError` `.invalidArgument` for a size under 1,000,000 bytes other than 0, `.writerLocked`.
     public func writer(heapSize: Int) throws(IndexError) -> IndexWriter {
-        try writer(memoryBudget: heapSize == 0 ? 50_000_000 : heapSize)
+        try writer(memoryBudget: heapSize == 0 ? IndexWriter.defaultMemoryBudget : heapSize)
     }
 
     /// The writer `writer()` opened while its user still holds it open; the one-call updates reuse it.

@@ -23,6 +23,9 @@
 /// queue only to buffer. A call that commits, merges or waits for merges holds the lock, and so blocks the
 /// other callers, until it returns. Merges themselves run on a background queue.
 public final class IndexWriter: Sendable {
+    /// The indexing memory budget when none is given: 50 MB, tantivy's and the bindings' default.
+    public static let defaultMemoryBudget = 50_000_000
+
     let index: Index
     private let engine: Locked<SegmentUpdater>
 

@@ -16,7 +16,8 @@ extension Index {
         throws(IndexError) -> R
     {
         if let open = openWriter { return try body(open) }
-        let temporary = try IndexWriter(index: self, memoryBudget: 50_000_000, removingOrphans: cleaningUp)
+        let temporary = try IndexWriter(
+            index: self, memoryBudget: IndexWriter.defaultMemoryBudget, removingOrphans: cleaningUp)
         let result = try body(temporary)
         if cleaningUp {
             try temporary.withEngine { (engine) throws(IndexError) in
