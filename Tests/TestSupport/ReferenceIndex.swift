@@ -117,6 +117,10 @@ public struct ReferenceIndex {
         case .term(let name, _), .phrase(let name, _, _), .phrasePrefix(let name, _, _),
             .fuzzy(let name, _, _, _, _, _), .autocomplete(let name, _, _), .moreLikeThis(let name, _, _):
             return schema.field(named: name)?.type == .text
+        case .instant(_, let fields, _):
+            return (fields.isEmpty ? schema.searchedByDefault : fields).allSatisfy {
+                schema.field(named: $0)?.type == .text
+            }
         case .boolean(let clauses, _):
             return clauses.allSatisfy { $0.occur == .mustNot || comparesScores($0.query) }
         case .boost(let inner, _):
@@ -216,6 +220,8 @@ extension ReferenceIndex {
                     name, value, distance, transpositions: transpositions, prefix: prefix, maxExpansions: maxExpansions)
             case .autocomplete(let name, let text, let typoTolerance):
                 return try autocomplete(name, text, typoTolerance: typoTolerance)
+            case .instant(let text, let fields, let tolerance):
+                return try instant(text, fields: fields, tolerance: tolerance)
             case .range(let name, let lower, let upper):
                 return try range(name, lower, upper)
             case .exists(let name):

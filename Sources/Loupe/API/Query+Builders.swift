@@ -59,6 +59,14 @@ extension Query {
         .autocomplete(field: field, text: value, typoTolerance: typoTolerance)
     }
 
+    /// Search-as-you-type over `fields` (the schema's default fields when empty), ranked by typos first: see
+    /// `Query.instant(text:fields:typoTolerance:)` and `Index.instantSearch`.
+    public static func instant(
+        _ text: String, fields: [String] = [], typoTolerance: TypoTolerance = .default
+    ) -> Query {
+        .instant(text: text, fields: fields, typoTolerance: typoTolerance)
+    }
+
     /// Terms matching `pattern` entirely (Rust `regex` syntax).
     public static func regex(_ field: String, _ pattern: String) -> Query { .regex(field: field, pattern: pattern) }
 

@@ -30,6 +30,17 @@ extension Weight {
             return scoring ? ConstantScorer(matches, score: score, scoring: true) : matches
         case .docSet(let set, let score):
             return set.scorer(segment, ordinal: ordinal, score: score, scoring: scoring, scratch: scratch)
+        case .tiered(let tiers):
+            let union = Weight.boolean(
+                BooleanWeight(must: [], should: tiers.map(\.weight), mustNot: [], minimumShouldMatch: 1))
+            guard scoring else { return union.scorer(segment, ordinal: ordinal, scoring: false, scratch: scratch) }
+            var children: [(scorer: any Scorer, bonus: Float)] = []
+            for tier in tiers {
+                let s = tier.weight.scorer(segment, ordinal: ordinal, scoring: true, scratch: scratch)
+                if s.doc != terminatedDoc { children.append((s, tier.bonus)) }
+            }
+            if children.isEmpty { return EmptyScorer() }
+            return TieredScorer(children)
         }
     }
 

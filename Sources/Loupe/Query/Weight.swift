@@ -13,6 +13,15 @@ package indirect enum Weight: Sendable {
     case constant(Weight, Float)
     /// A set of documents read into a bitset per segment, each scoring the constant.
     case docSet(DocSetWeight, score: Float)
+    /// One word of an instant query: documents matching any tier, scoring the bonus of the first tier they match
+    /// (tiers in order) plus that tier's score (`TieredScorer`).
+    case tiered([Tier])
+
+    /// One tier of a `tiered` weight: a word's expansions with as many typos.
+    package struct Tier: Sendable {
+        package var bonus: Float
+        package var weight: Weight
+    }
 
     /// One term of one field, with where it lives in each segment.
     package struct TermWeight: Sendable {
@@ -80,6 +89,8 @@ package indirect enum Weight: Sendable {
             return .boolean(boolean)
         case .constant(let inner, let score): return .constant(inner, score * factor)
         case .docSet(let set, let score): return .docSet(set, score: score * factor)
+        case .tiered(let tiers):
+            return .tiered(tiers.map { Tier(bonus: $0.bonus * factor, weight: $0.weight.scaled(by: factor)) })
         }
     }
 

@@ -229,7 +229,7 @@ extension WeightBuilder {
     }
 
     /// Terms starting with `prefix`, merged over the segments.
-    private func prefixExpansions(_ field: Int, _ prefix: [UInt8]) throws(IndexError) -> [Expansion] {
+    func prefixExpansions(_ field: Int, _ prefix: [UInt8]) throws(IndexError) -> [Expansion] {
         var merged = Merger(segmentCount: searcher.segments.count)
         for (s, segment) in searcher.segments.enumerated() {
             try segment.readingTerms { (terms) throws(FormatError) in
@@ -246,7 +246,7 @@ extension WeightBuilder {
     }
 
     /// Terms `dfa` accepts, merged over the segments.
-    private func expand(_ field: Int, _ dfa: ByteDFA) throws(IndexError) -> [Expansion] {
+    func expand(_ field: Int, _ dfa: ByteDFA) throws(IndexError) -> [Expansion] {
         var merged = Merger(segmentCount: searcher.segments.count)
         var matches = TermMatches(keepingKeys: true)
         for (s, segment) in searcher.segments.enumerated() {
@@ -262,7 +262,7 @@ extension WeightBuilder {
     }
 
     /// A text or string field (the only ones whose terms are words).
-    private func resolveTextual(_ name: String, for what: String) throws(IndexError) -> (Int, FieldEntry) {
+    func resolveTextual(_ name: String, for what: String) throws(IndexError) -> (Int, FieldEntry) {
         let (field, entry) = try resolve(name)
         guard entry.type == .text || entry.type == .string else {
             throw IndexError(

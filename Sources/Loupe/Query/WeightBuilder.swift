@@ -49,6 +49,8 @@ package struct WeightBuilder {
                 maxExpansions: maxExpansions)
         case .autocomplete(let name, let text, let typoTolerance):
             return try autocompleteWeight(name, text, typoTolerance: typoTolerance)
+        case .instant(let text, let fields, let tolerance):
+            return try instantWeight(text, fields: fields, tolerance: tolerance)
         case .regex(let name, let pattern):
             return try regexWeight(name, pattern)
         case .wildcard(let name, let pattern):

@@ -64,6 +64,17 @@ package final class Highlighter: Sendable {
                 out[field, default: []].append(
                     .fuzzy(word, distance: distance, transpositions: true, prefix: i == words.count - 1))
             }
+        case .instant(let text, let fields, let tolerance):
+            for field in fields.isEmpty ? searcher.schema.searchedByDefault : fields {
+                guard let entry = searcher.schema.field(named: field) else { continue }
+                let analyzer = entry.type == .text ? searcher.analyzers.analyzer(named: entry.tokenizer) : nil
+                for word in InstantWords(text, analyzer: analyzer, tolerance: tolerance).words {
+                    out[field, default: []].append(
+                        word.maxTypos == 0 && !word.isPrefix
+                            ? .exact(Array(word.term.utf8))
+                            : .fuzzy(word.term, distance: word.maxTypos, transpositions: true, prefix: word.isPrefix))
+                }
+            }
         case .regex(let field, let pattern):
             out[field, default: []].append(.regex(pattern))
         case .wildcard(let field, let pattern):

@@ -1,0 +1,109 @@
+import Loupe
+import TestSupport
+import Testing
+
+/// `Query.instant` against the brute-force reference: random documents over a vocabulary of near neighbours
+/// (so typos find other words), random typed prefixes with typos, several segments. The same documents must
+/// match, the top-k must be in the reference's order (typos first, then BM25), and exact matches must never be
+/// outranked by typo matches.
+@Suite struct InstantQueryTests {
+    static let vocabulary = [
+        "jesus", "jesse", "pizza", "pizzeria", "piazza", "hut", "heat", "heart", "hearth", "bank", "banks", "blank",
+        "robber", "robbery", "rubber", "police", "policy", "palace", "mercenary", "mercenaries",
+    ]
+    static let schema = try! SchemaBuilder()
+        .addStringField("id", stored: true, indexed: false)
+        .addTextField("title", stored: true)
+        .addTextField("body", stored: true)
+        .build(defaultFields: ["title", "body"], idField: "id")
+
+    private func text(_ rng: inout SplitMix64, maxWords: Int) -> String {
+        (0..<Int.random(in: 1...maxWords, using: &rng)).map { _ in
+            let r = Double.random(in: 0..<1, using: &rng)
+            return Self.vocabulary[Int(r * r * Double(Self.vocabulary.count))]
+        }.joined(separator: " ")
+    }
+
+    /// A word of the vocabulary, cut to a prefix and given up to two edits.
+    private func typed(_ rng: inout SplitMix64) -> String {
+        var word = Array(Self.vocabulary.randomElement(using: &rng)!)
+        word = Array(word.prefix(Int.random(in: 2...word.count, using: &rng)))
+        for _ in 0..<Int.random(in: 0...2, using: &rng) where word.count > 2 {
+            let i = Int.random(in: 0..<word.count - 1, using: &rng)
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0: word.swapAt(i, i + 1)
+            case 1: word.remove(at: i)
+            case 2: word.insert("x", at: i)
+            default: word[i] = "q"
+            }
+        }
+        return String(word)
+    }
+
+    @Test(arguments: 0..<4 as Range<UInt64>)
+    func engineAgreesWithBruteForce(seed: UInt64) throws {
+        var rng = SplitMix64(seed: seed)
+        let index = try Index.inMemory(schema: Self.schema)
+        let writer = try index.writer()
+        var reference = ReferenceIndex(schema: Self.schema)
+        let docCount = Int.random(in: 100...700, using: &rng)
+        for i in 0..<docCount {
+            let document: Document = [
+                "id": "\(i)", "title": DocumentValue(.text(text(&rng, maxWords: 4))),
+                "body": DocumentValue(.text(text(&rng, maxWords: 30))),
+            ]
+            try writer.addDocument(document)
+            try reference.add(document)
+            if Int.random(in: 0..<150, using: &rng) == 0 { try writer.commit() }
+        }
+        try writer.commitAndReload()
+        for _ in 0..<40 {
+            let words = (0..<Int.random(in: 1...3, using: &rng)).map { _ in typed(&rng) }
+            let input = words.joined(separator: " ") + (Int.random(in: 0..<4, using: &rng) == 0 ? " " : "")
+            let query = Query.instant(input)
+            let expected = try reference.search(query)
+            let all = try index.search(query, limit: docCount)
+            #expect(all.totalCount == expected.count, "\(input): count")
+            #expect(try index.count(query) == expected.count, "\(input): count()")
+            for hit in all {
+                let doc = Int(hit.string("id")!)!
+                guard let score = expected[doc] else {
+                    Issue.record("\(input): doc \(doc) matched but the reference has no match")
+                    continue
+                }
+                #expect(abs(Double(hit.score) - score) < 1e-4 * max(1, score), "\(input): doc \(doc) score")
+            }
+            // The pruned top-10 holds the reference's best ten (ties aside), typos first.
+            let top = try index.search(query, limit: 10)
+            let best = reference.ordered(expected, by: .relevance).prefix(10)
+            #expect(top.count == best.count, "\(input): top-10 size")
+            for (hit, doc) in zip(top, best) {
+                #expect(abs(Double(hit.score) - expected[doc]!) < 1e-4 * max(1, expected[doc]!), "\(input): rank")
+            }
+            for (a, b) in zip(top, top.dropFirst()) { #expect(a.score >= b.score) }
+        }
+    }
+
+    @Test func typoBudgetFollowsTheWordLength() {
+        let budget = TypoTolerance.default
+        #expect((1...12).map { budget.maxTypos(forLength: $0) } == [0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 2])
+        #expect(TypoTolerance.disabled.maxTypos(forLength: 40) == 0)
+        #expect(TypoTolerance(oneTypoFrom: 2, twoTyposFrom: 3).maxTypos(forLength: 3) == 2)
+    }
+
+    @Test func exactMatchesOutrankTyposAndTranspositionsCountOnce() throws {
+        let index = try Index.inMemory(schema: Self.schema)
+        let writer = try index.writer()
+        // "jesse" is one substitution from "jesus"'s prefix "jess"; the typo document repeats it to win on BM25.
+        try writer.addDocument(["id": "typo", "title": "jesse jesse jesse"])
+        try writer.addDocument(["id": "exact", "title": "the life of jesus told at length in a long title"])
+        try writer.addDocument(["id": "none", "title": "pizza hut"])
+        try writer.commitAndReload()
+        let ids = { (text: String) in try index.search(.instant(text)).map { $0.string("id")! } }
+        #expect(try ids("jesu") == ["exact", "typo"])
+        #expect(try ids("jseus") == ["exact"]) // a transposition is one typo; "jesse" is two away
+        #expect(try ids("piza hut") == ["none"])
+        #expect(try ids("piz") == ["none"]) // a prefix of "pizza"
+        #expect(try ids("pzi").isEmpty) // three characters allow no typo
+    }
+}
