@@ -54,7 +54,7 @@ public indirect enum Query: Sendable, Hashable {
     /// Search-as-you-type: the words of `text` (analyzed by the field's analyzer) must all match, each within
     /// `typoTolerance` edits (fewer for short words: none below 3 characters, 1 below 6), the last as a prefix.
     case autocomplete(field: String, text: String, typoTolerance: Int)
-    /// Search-as-you-type over several fields, ranked by typos first (Docs/INSTANT-SEARCH.md): every word of
+    /// Search-as-you-type over several fields, ranked by typos first (Docs/QUERY-SYNTAX.md): every word of
     /// `text` must match in one of `fields` (the schema's default fields when empty) within the typos
     /// `typoTolerance` allows for its length; the last word is a prefix unless `text` ends with a separator. A
     /// document scores, per word, 3 minus the typos of its closest match plus a share of that match's BM25 (all the

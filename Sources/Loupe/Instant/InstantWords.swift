@@ -2,8 +2,8 @@ import LoupeAnalysis
 
 /// What an instant-search text asks of one field: its words as the field's analyzer makes them, each with the
 /// typos its length allows, the last one a prefix unless the text ends with a separator (`"old ma"` completes
-/// "ma"; `"old ma "` does not). The weight builder, the highlighter, suggestions and the naive reference of the
-/// tests all read the text through this one type, so they agree on every word.
+/// "ma"; `"old ma "` does not). The weight builder and the highlighter both read the text through this one type, so
+/// they agree on every word.
 package struct InstantWords: Sendable, Hashable {
     package struct Word: Sendable, Hashable {
         /// The analyzed term (lowercased by the default analyzer).
@@ -12,8 +12,6 @@ package struct InstantWords: Sendable, Hashable {
         package var isPrefix: Bool
         /// Edits allowed, from the length of the word as typed.
         package var maxTypos: Int
-        /// Where the word's source text lies in the input (UTF-8 offsets).
-        package var sourceRange: Range<Int>
     }
 
     package var words: [Word]
@@ -30,8 +28,7 @@ package struct InstantWords: Sendable, Hashable {
             let term = String(decoding: token.bytes, as: UTF8.self)
             return Word(
                 term: term, isPrefix: endsWord && i == tokens.count - 1,
-                maxTypos: tolerance.maxTypos(forLength: term.unicodeScalars.count),
-                sourceRange: token.offsetFrom..<token.offsetTo)
+                maxTypos: tolerance.maxTypos(forLength: term.unicodeScalars.count))
         }
     }
 }

@@ -31,9 +31,10 @@ extension Weight {
         case .docSet(let set, let score):
             return set.scorer(segment, ordinal: ordinal, score: score, scoring: scoring, scratch: scratch)
         case .tiered(let tiers):
-            let union = Weight.boolean(
-                BooleanWeight(must: [], should: tiers.map(\.weight), mustNot: [], minimumShouldMatch: 1))
-            guard scoring else { return union.scorer(segment, ordinal: ordinal, scoring: false, scratch: scratch) }
+            guard scoring else {
+                let union = BooleanWeight(must: [], should: tiers.map(\.weight), mustNot: [], minimumShouldMatch: 1)
+                return union.scorer(segment, ordinal: ordinal, scoring: false, scratch: scratch)
+            }
             var children: [(scorer: any Scorer, bonus: Float)] = []
             for tier in tiers {
                 let s = tier.weight.scorer(segment, ordinal: ordinal, scoring: true, scratch: scratch)

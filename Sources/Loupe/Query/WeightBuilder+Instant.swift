@@ -1,9 +1,9 @@
 import LoupeAutomata
 
-/// Instant search (`Query.instant`): each word becomes a `TieredWeight` whose tiers hold the word's expansions by
+/// Instant search (`Query.instant`): each word becomes a `Weight.tiered` whose tiers hold the word's expansions by
 /// number of typos, over every searched field; the words are ANDed. Scores are laid out so that typos rank first:
 /// a word matched with t typos scores `3 − t` plus its BM25 scaled by one factor for the whole query, small enough
-/// that the BM25 shares of all words add up to less than 1 (see Docs/INSTANT-SEARCH.md).
+/// that the BM25 shares of all words add up to less than 1 (see Docs/QUERY-SYNTAX.md).
 extension WeightBuilder {
     /// Expansions kept per word and field: the fewest typos first, then the most frequent.
     static let instantExpansions = 32
@@ -41,10 +41,14 @@ extension WeightBuilder {
             // One idf for all the word's expansions, the most frequent one's (Lucene's blended scoring), so a rare
             // completion or neighbour does not win for being rare.
             let blended = expansions.map(\.expansion.docFreq).max() ?? 0
+            var perField: [Int: BM25Weight] = [:]
             var terms: [(tier: Int, term: Weight.TermWeight)] = []
             for (field, entry, e) in expansions {
-                let bm25 = BM25Weight(
-                    docFreqs: [blended], totalDocs: totalDocs, totalTokens: totalTokens(field), boost: boost(field))
+                let bm25 =
+                    perField[field]
+                    ?? BM25Weight(
+                        docFreqs: [blended], totalDocs: totalDocs, totalTokens: totalTokens(field), boost: boost(field))
+                perField[field] = bm25
                 terms.append(
                     (
                         Int(e.tag),

@@ -129,7 +129,7 @@ package final class TieredScorer: DocAtATimeScorer {
         var n = block.count
         let floor = ScoreSum(threshold)
         while doc < end && n < ScoreBlock.capacity {
-            if threshold == -.infinity || score > floor {
+            if score > floor {
                 unsafe block.docs[n] = doc
                 unsafe block.scores[n] = score
                 n += 1
