@@ -26,21 +26,29 @@ extension Searcher {
     ) throws(IndexError)
         -> [FacetCount]
     {
-        guard let ordinal = schema.fieldIndex[field] else {
+        let facet = try facetField(field, for: "termCounts")
+        guard limit >= 0 else { throw IndexError(.invalidArgument, "termCounts: limit must be ≥ 0 (got \(limit))") }
+        var counts = TermCountsCollector(field: facet.ordinal)
+        try collect(compile(query), into: &counts)
+        return counts.top(limit, type: facet.type)
+    }
+
+    /// A fast field whose values `what` counts.
+    func facetField(
+        _ name: String, for what: String
+    ) throws(IndexError) -> (name: String, ordinal: Int, type: FieldType) {
+        guard let ordinal = schema.fieldIndex[name] else {
             throw IndexError(
-                .invalidArgument, "termCounts: unknown field '\(field)'\(schema.suggestion(for: field))",
-                context: .init(field: field))
+                .invalidArgument, "\(what): unknown field '\(name)'\(schema.suggestion(for: name))",
+                context: .init(field: name))
         }
         let entry = schema.fields[ordinal]
         guard entry.fast else {
             throw IndexError(
-                .invalidArgument, "termCounts: field '\(field)' is not fast (declare it with fast: true)",
-                context: .init(field: field))
+                .invalidArgument, "\(what): field '\(name)' is not fast (declare it with fast: true)",
+                context: .init(field: name))
         }
-        guard limit >= 0 else { throw IndexError(.invalidArgument, "termCounts: limit must be ≥ 0 (got \(limit))") }
-        var counts = TermCountsCollector(field: ordinal)
-        try collect(compile(query), into: &counts)
-        return counts.top(limit, type: entry.type)
+        return (name, ordinal, entry.type)
     }
 }
 

@@ -12,6 +12,8 @@ package struct InstantWords: Sendable, Hashable {
         package var isPrefix: Bool
         /// Edits allowed, from the length of the word as typed.
         package var maxTypos: Int
+        /// Where the word is in the text, in UTF-8 offsets (what suggestions keep of the text before the last word).
+        package var range: Range<Int>
     }
 
     package var words: [Word]
@@ -28,7 +30,8 @@ package struct InstantWords: Sendable, Hashable {
             let term = String(decoding: token.bytes, as: UTF8.self)
             return Word(
                 term: term, isPrefix: endsWord && i == tokens.count - 1,
-                maxTypos: tolerance.maxTypos(forLength: term.unicodeScalars.count))
+                maxTypos: tolerance.maxTypos(forLength: term.unicodeScalars.count),
+                range: token.offsetFrom..<token.offsetTo)
         }
     }
 }
