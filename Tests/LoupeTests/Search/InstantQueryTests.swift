@@ -17,7 +17,7 @@ import Testing
         .addTextField("body", stored: true)
         .build(defaultFields: ["title", "body"], idField: "id")
 
-    private func text(_ rng: inout SplitMix64, maxWords: Int) -> String {
+    static func text(_ rng: inout SplitMix64, maxWords: Int) -> String {
         (0..<Int.random(in: 1...maxWords, using: &rng)).map { _ in
             let r = Double.random(in: 0..<1, using: &rng)
             return Self.vocabulary[Int(r * r * Double(Self.vocabulary.count))]
@@ -25,7 +25,7 @@ import Testing
     }
 
     /// A word of the vocabulary, cut to a prefix and given up to two edits.
-    private func typed(_ rng: inout SplitMix64) -> String {
+    static func typed(_ rng: inout SplitMix64) -> String {
         var word = Array(Self.vocabulary.randomElement(using: &rng)!)
         word = Array(word.prefix(Int.random(in: 2...word.count, using: &rng)))
         for _ in 0..<Int.random(in: 0...2, using: &rng) where word.count > 2 {
@@ -49,8 +49,8 @@ import Testing
         let docCount = Int.random(in: 100...700, using: &rng)
         for i in 0..<docCount {
             let document: Document = [
-                "id": "\(i)", "title": DocumentValue(.text(text(&rng, maxWords: 4))),
-                "body": DocumentValue(.text(text(&rng, maxWords: 30))),
+                "id": "\(i)", "title": DocumentValue(.text(Self.text(&rng, maxWords: 4))),
+                "body": DocumentValue(.text(Self.text(&rng, maxWords: 30))),
             ]
             try writer.addDocument(document)
             try reference.add(document)
@@ -58,7 +58,7 @@ import Testing
         }
         try writer.commitAndReload()
         for _ in 0..<40 {
-            let words = (0..<Int.random(in: 1...3, using: &rng)).map { _ in typed(&rng) }
+            let words = (0..<Int.random(in: 1...3, using: &rng)).map { _ in Self.typed(&rng) }
             let input = words.joined(separator: " ") + (Int.random(in: 0..<4, using: &rng) == 0 ? " " : "")
             let query = Query.instant(input)
             let expected = try reference.search(query)
