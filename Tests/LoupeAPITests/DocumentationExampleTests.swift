@@ -94,6 +94,16 @@ func moviesIndex() throws -> Index {
         // {"genres":{"buckets":[{"key":"drama","doc_count":2,"avg_year":{"value":1999.0}},…],"sum_other_doc_count":0,…}}
         #expect(printed.last?.hasPrefix(#"{"genres":{"buckets":[{"key":"drama","doc_count":2,"avg_year":{"value":1999.0}}"#) == true)
 
+        let typed = try index.instantSearch("haet", facets: ["genres"])       // "haet": one typo (a swap) from "heat"
+        print(typed.totalCount, typed.first?.snippet("title")?.html ?? "")      // 1 <b>Heat</b>
+        print(typed.facets["genres"] ?? [], typed.suggestions.map(\.text))      // Crime 1, Drama 1; ["heat"]
+        let history = try SearchHistory(beside: index)                           // search-history.bin, beside the index
+        try history.record("heat and dust")
+        let completions = try index.suggest("he", history: history)              // "heat and dust" (history), then "heat"
+        #expect(printed.suffix(2).first == "1 <b>Heat</b>" && typed.suggestions.map(\.text) == ["heat"])
+        #expect(typed.facets["genres"] == [FacetCount(value: "Crime", count: 1), FacetCount(value: "Drama", count: 1)])
+        #expect(completions.map(\.text) == ["heat and dust", "heat"] && completions.map(\.source) == [.history, .index])
+
         try writer.deleteDocuments(field: "id", equals: "tt0113277")       // or matching: any Query; deleteAllDocuments()
         try writer.commit()                                                 // deletes apply to documents added before them
         try index.upsert(["id": "tt0113277", "title": "Heat", "year": 1995], idField: "id")
