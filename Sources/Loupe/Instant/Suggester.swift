@@ -116,13 +116,8 @@ struct Suggester {
     private func fromIndex(_ text: String, limit: Int) throws(IndexError) -> [Suggestion] {
         let words = InstantWords(text, analyzer: analyzer, tolerance: tolerance).words
         guard let last = words.last else { return [] }
-        var found = try builder.instantExpansions(field, last)
-        found.sort { a, b in
-            let ra = Self.penalized(Double(a.docFreq), typos: Int(a.tag))
-            let rb = Self.penalized(Double(b.docFreq), typos: Int(b.tag))
-            return ra != rb ? ra > rb : a.term.lexicographicallyPrecedes(b.term)
-        }
-        found.removeSubrange(min(Self.candidates, found.count)...)
+        let found = try builder.topExpansions(
+            field, last, limit: Self.candidates, rank: .typosMultiplyBy(Self.typoPenalty))
         let headEnd = last.range.lowerBound
         let head = words.count > 1 ? try headMatches(String(decoding: text.utf8.prefix(headEnd), as: UTF8.self)) : nil
         var candidates: [Candidate] = []

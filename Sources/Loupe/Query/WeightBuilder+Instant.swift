@@ -1,5 +1,3 @@
-import LoupeAutomata
-
 /// Instant search (`Query.instant`): each word becomes a `Weight.tiered` whose tiers hold the word's expansions by
 /// number of typos, over every searched field; the words are ANDed. Scores are laid out so that typos rank first:
 /// a word matched with t typos scores `3 − t` plus its BM25 scaled by one factor for the whole query, small enough
@@ -33,9 +31,7 @@ extension WeightBuilder {
             var expansions: [(field: Int, entry: FieldEntry, expansion: Expansion)] = []
             for (field, entry, analyzed) in fields where analyzed.words.count == wordCount {
                 let word = analyzed.words[w]
-                var found = try instantExpansions(field, word)
-                found.sort { a, b in a.tag != b.tag ? a.tag < b.tag : Expansion.moreUseful(a, b) }
-                found.removeSubrange(min(Self.instantExpansions, found.count)...)
+                let found = try topExpansions(field, word, limit: Self.instantExpansions, rank: .fewestTyposFirst)
                 expansions += found.map { (field, entry, $0) }
             }
             // One idf for all the word's expansions, the most frequent one's (Lucene's blended scoring), so a rare
@@ -85,24 +81,5 @@ extension WeightBuilder {
         }
         return clauses.count == 1
             ? clauses[0] : .boolean(Weight.BooleanWeight(must: clauses, should: [], mustNot: [], minimumShouldMatch: 0))
-    }
-
-    /// The terms of `field` a word matches, each tagged with its typos: the word itself (or the terms it starts),
-    /// and, when it may have typos, those within its budget.
-    func instantExpansions(_ field: Int, _ word: InstantWords.Word) throws(IndexError) -> [Expansion] {
-        if word.maxTypos == 0 {
-            if word.isPrefix { return try prefixExpansions(field, Array(word.term.utf8)) }
-            let infos = try lookup(field, Array(word.term.utf8))
-            let docFreq = docFreq(infos)
-            return docFreq == 0 ? [] : [Expansion(term: Array(word.term.utf8), tag: 0, infos: infos, docFreq: docFreq)]
-        }
-        let key = AutomatonCache.Key.fuzzy(
-            word.term, distance: word.maxTypos, transpositions: true, prefix: word.isPrefix)
-        let nfa = AutomatonCache.shared.nfa(key) {
-            Levenshtein.automaton(word.term, distance: word.maxTypos, transpositions: true, prefix: word.isPrefix)
-        }
-        return try AutomatonCache.shared.withDFA(key, nfa: nfa, describing: "instant word '\(word.term)'") {
-            (dfa) throws(IndexError) in try expand(field, dfa)
-        }
     }
 }

@@ -289,6 +289,18 @@ package struct TermMatches {
         ends.removeAll(keepingCapacity: true)
     }
 
+    /// How match `i` orders against match `j` of `other` by their bytes (both must keep keys): < 0, 0 or > 0.
+    func compareKey(_ i: Int, with other: TermMatches, _ j: Int) -> Int {
+        let a = (i == 0 ? 0 : ends[i - 1])..<ends[i]
+        let b = (j == 0 ? 0 : other.ends[j - 1])..<other.ends[j]
+        return unsafe bytes.withUnsafeBytes { mine in
+            unsafe other.bytes.withUnsafeBytes { theirs in
+                unsafe compareBytes(
+                    UnsafeRawBufferPointer(rebasing: mine[a]), UnsafeRawBufferPointer(rebasing: theirs[b]))
+            }
+        }
+    }
+
     mutating func append(_ key: UnsafeRawBufferPointer, _ info: TermInfo, _ tag: UInt8) {
         infos.append(info)
         tags.append(tag)

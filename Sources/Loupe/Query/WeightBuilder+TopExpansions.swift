@@ -1,0 +1,121 @@
+import LoupeAutomata
+import LoupeCodec
+
+/// The few best expansions of an instant-search word or a suggestion, without building every expansion: each
+/// segment's matches are gathered flat, in byte order (`TermMatches`), then merged across segments a term at a
+/// time, summing document frequencies, and only the `limit` best so far are kept. No term is hashed or copied
+/// into an array of its own unless it ranks.
+extension WeightBuilder {
+    /// How expansions compete for the places: higher ranks first, ties to the smaller term.
+    enum ExpansionRank {
+        /// Fewest typos first, then the most documents (instant search's tiers).
+        case fewestTyposFirst
+        /// Documents, each typo multiplying them by the factor (suggestions).
+        case typosMultiplyBy(Double)
+
+        @inline(__always) func value(tag: UInt8, docFreq: UInt64) -> Double {
+            switch self {
+            case .fewestTyposFirst:
+                return Double(docFreq) - Double(tag) * 0x1p40
+            case .typosMultiplyBy(let factor):
+                var rank = Double(docFreq)
+                for _ in 0..<tag { rank *= factor }
+                return rank
+            }
+        }
+    }
+
+    /// The `limit` best terms of `field` that `word` matches, best first, each tagged with its typos: the word
+    /// itself (or the terms it starts), and, within its budget, the terms that close.
+    func topExpansions(
+        _ field: Int, _ word: InstantWords.Word, limit: Int, rank: ExpansionRank
+    ) throws(IndexError) -> [Expansion] {
+        let term = Array(word.term.utf8)
+        if word.maxTypos == 0 && !word.isPrefix {
+            let infos = try lookup(field, term)
+            let docFreq = docFreq(infos)
+            return docFreq == 0 || limit == 0 ? [] : [Expansion(term: term, tag: 0, infos: infos, docFreq: docFreq)]
+        }
+        var perSegment: [TermMatches] = []
+        perSegment.reserveCapacity(searcher.segments.count)
+        if word.maxTypos == 0 {
+            for segment in searcher.segments {
+                var matches = TermMatches(keepingKeys: true)
+                try segment.readingTerms { (terms) throws(FormatError) in
+                    unsafe try terms.field(field)?.forEachTerm(
+                        from: term, includingLower: true, to: nil, includingUpper: false
+                    ) { key, info in
+                        guard unsafe key.starts(with: term) else { return false }
+                        unsafe matches.append(key, info, 0)
+                        return true
+                    }
+                }
+                perSegment.append(matches)
+            }
+        } else {
+            let key = AutomatonCache.Key.fuzzy(
+                word.term, distance: word.maxTypos, transpositions: true, prefix: word.isPrefix)
+            let nfa = AutomatonCache.shared.nfa(key) {
+                Levenshtein.automaton(word.term, distance: word.maxTypos, transpositions: true, prefix: word.isPrefix)
+            }
+            let searcher = self.searcher
+            perSegment = try AutomatonCache.shared.withDFA(key, nfa: nfa, describing: "instant word '\(word.term)'") {
+                (dfa) throws(IndexError) in
+                var all: [TermMatches] = []
+                for segment in searcher.segments {
+                    var matches = TermMatches(keepingKeys: true)
+                    try segment.readingTerms { (terms) throws(FormatError) in
+                        try terms.field(field)?.matches(of: dfa, into: &matches)
+                    }
+                    all.append(matches)
+                }
+                return all
+            }
+        }
+        return Self.best(of: perSegment, limit: limit, rank: rank)
+    }
+
+    /// A k-way merge of the segments' matches (each in byte order) into the `limit` best distinct terms.
+    private static func best(of perSegment: [TermMatches], limit: Int, rank: ExpansionRank) -> [Expansion] {
+        guard limit > 0 else { return [] }
+        var kept: [(rank: Double, expansion: Expansion)] = []
+        var next = [Int](repeating: 0, count: perSegment.count)
+        var tied: [Int] = []
+        while true {
+            tied.removeAll(keepingCapacity: true)
+            for s in perSegment.indices where next[s] < perSegment[s].count {
+                guard let leader = tied.first else {
+                    tied.append(s)
+                    continue
+                }
+                let order = perSegment[s].compareKey(next[s], with: perSegment[leader], next[leader])
+                if order < 0 {
+                    tied = [s]
+                } else if order == 0 {
+                    tied.append(s)
+                }
+            }
+            guard let leader = tied.first else { break }
+            var docFreq: UInt64 = 0
+            var tag = UInt8.max
+            for s in tied {
+                docFreq += UInt64(perSegment[s].infos[next[s]].docFreq)
+                tag = min(tag, perSegment[s].tags[next[s]])
+            }
+            let value = rank.value(tag: tag, docFreq: docFreq)
+            // Terms come in ascending order, so one that only ties the worst kept never displaces it.
+            if kept.count < limit || value > kept[kept.count - 1].rank {
+                var infos = [TermInfo?](repeating: nil, count: perSegment.count)
+                for s in tied { infos[s] = perSegment[s].infos[next[s]] }
+                let expansion = Expansion(
+                    term: Array(perSegment[leader].key(next[leader])), tag: tag, infos: infos, docFreq: docFreq)
+                var at = kept.count
+                while at > 0 && kept[at - 1].rank < value { at -= 1 }
+                kept.insert((value, expansion), at: at)
+                if kept.count > limit { kept.removeLast() }
+            }
+            for s in tied { next[s] += 1 }
+        }
+        return kept.map(\.expansion)
+    }
+}
