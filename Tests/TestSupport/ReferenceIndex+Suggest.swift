@@ -19,7 +19,7 @@ extension ReferenceIndex {
 
     /// `Searcher.suggest` without history, by brute force over the field's whole dictionary, as
     /// Docs/INSTANT-SEARCH.md states it: every term within the last word's budget (of a prefix of the term, unless
-    /// the text ends with a separator); the 32 best by document frequency, divided by 16 per typo, ties by term;
+    /// the text ends with a separator), or only those it matches as typed when they are at least `limit`; the 32 best by document frequency, divided by 16 per typo, ties by term;
     /// each counted over the documents matching the earlier words (`instant` of the text before the last word);
     /// those matching together first, then by that count divided by 16 per typo (else by their document
     /// frequency), ties by term.
@@ -46,6 +46,8 @@ extension ReferenceIndex {
                 typed, Array(term.unicodeScalars), transpositions: true, prefix: isPrefix)
             if d <= budget { found.append((term, d, docFreq)) }
         }
+        // Typos only when the word as typed completes to fewer than `limit` terms.
+        if found.filter({ $0.typos == 0 }).count >= limit { found.removeAll { $0.typos > 0 } }
         found.sort { a, b in
             let ra = penalized(a.docFreq, a.typos)
             let rb = penalized(b.docFreq, b.typos)

@@ -4,7 +4,9 @@ extension Searcher {
     ///
     /// The text is read as `Query.instant` reads it: every word a term and the last one a prefix (unless the text
     /// ends with a space), each within its typo budget, every word in at least one of `fields`. Hits rank by fewer
-    /// typos, then BM25, then `popularity` (larger first), then index order.
+    /// typos, then BM25, then `popularity` (larger first), then index order. Typos are looked for only when the
+    /// words as typed match fewer than `limit` documents (Typesense's rule): with that many, every hit would have
+    /// no typo anyway, and `totalCount` and the facets count the matches as typed.
     ///
     /// - Parameters:
     ///   - fields: the text or string fields searched; empty means the schema's default fields.
@@ -30,11 +32,16 @@ extension Searcher {
         }
         let facetFields = try facets.map { (name) throws(IndexError) in try facetField(name, for: "instantSearch") }
         let popular = try popularity.map { (name) throws(IndexError) in try Popularity(schema: schema, field: name) }
-        let instant = Query.instant(text: text, fields: fields, typoTolerance: typoTolerance)
-        let query = filter.map { Query.allOf([instant, .constantScore($0, score: 0)]) } ?? instant
-        let weight = try compile(query)
+        // The words as typed first; typos widen the search only when they match fewer than `limit` documents
+        // (Typesense's typo_tokens_threshold). With that many, every hit would have no typo anyway, since fewer
+        // typos always rank first; the count and facets then leave the typo matches out.
+        var instant = Query.instant(text: text, fields: fields, typoTolerance: .disabled)
+        var (weight, counts) = try countingPass(instant, filter: filter, facets: facetFields)
+        if counts.count < max(limit, 1) && typoTolerance != .disabled {
+            instant = .instant(text: text, fields: fields, typoTolerance: typoTolerance)
+            (weight, counts) = try countingPass(instant, filter: filter, facets: facetFields)
+        }
         let highlighter = Highlighter(searcher: self, query: instant)
-
         var addresses: [(score: Float, address: DocAddress)]
         if let popular {
             var top = PopularTopDocsCollector(k: limit, field: popular.field)
@@ -51,9 +58,6 @@ extension Searcher {
             hits.append(SearchHit(score: score, document: try document(address), highlighter: highlighter))
         }
         addresses.removeAll()
-
-        var counts = FacetCountsCollector(fields: facetFields.map(\.ordinal))
-        try collect(weight, into: &counts)
         var facetCounts: [String: [FacetCount]] = [:]
         for (i, facet) in facetFields.enumerated() {
             facetCounts[facet.name] = counts.facets[i].top(facetLimit, type: facet.type)
@@ -66,6 +70,16 @@ extension Searcher {
                 history: history)
         return InstantResults(
             query: text, hits: hits, totalCount: counts.count, facets: facetCounts, suggestions: completions)
+    }
+
+    /// The weight of `instant` ANDed with `filter` (which adds no score), and its exhaustive count and facets.
+    private func countingPass(
+        _ instant: Query, filter: Query?, facets: [(name: String, ordinal: Int, type: FieldType)]
+    ) throws(IndexError) -> (Weight, FacetCountsCollector) {
+        let weight = try compile(filter.map { Query.allOf([instant, .constantScore($0, score: 0)]) } ?? instant)
+        var counts = FacetCountsCollector(fields: facets.map(\.ordinal))
+        try collect(weight, into: &counts)
+        return (weight, counts)
     }
 
     /// Completions of `text`, best first: the searches of `history` that start with it (most used, then most

@@ -2,8 +2,8 @@ import LoupeAnalysis
 
 /// Completions of the text being typed (`Searcher.suggest`; Docs/INSTANT-SEARCH.md has the rules).
 ///
-/// The last word is expanded as instant search expands it: its completions, and within its typo budget the terms
-/// whose start is that close. The `candidates` most frequent (a typo dividing the frequency by `typoPenalty`) are
+/// The last word is expanded as instant search expands it: its completions, and — when it completes to fewer
+/// than the suggestions asked for — within its typo budget the terms whose start is that close. The `candidates` most frequent (a typo dividing the frequency by `typoPenalty`) are
 /// then counted for real: live documents only, and with earlier words, only documents that also match them.
 /// Completions that still match with the earlier words come first, then they rank by that count (or summed
 /// popularity) with the same typo penalty. History entries starting with the text come before all of them.
@@ -116,8 +116,15 @@ struct Suggester {
     private func fromIndex(_ text: String, limit: Int) throws(IndexError) -> [Suggestion] {
         let words = InstantWords(text, analyzer: analyzer, tolerance: tolerance).words
         guard let last = words.last else { return [] }
-        let found = try builder.topExpansions(
-            field, last, limit: Self.candidates, rank: .typosMultiplyBy(Self.typoPenalty))
+        // The word as typed first; typos only when it completes to fewer than `limit` terms.
+        var asTyped = last
+        asTyped.maxTypos = 0
+        var found = try builder.topExpansions(
+            field, asTyped, limit: Self.candidates, rank: .typosMultiplyBy(Self.typoPenalty))
+        if found.count < limit && last.maxTypos > 0 {
+            found = try builder.topExpansions(
+                field, last, limit: Self.candidates, rank: .typosMultiplyBy(Self.typoPenalty))
+        }
         let headEnd = last.range.lowerBound
         let head = words.count > 1 ? try headMatches(String(decoding: text.utf8.prefix(headEnd), as: UTF8.self)) : nil
         var candidates: [Candidate] = []

@@ -39,6 +39,13 @@ import Testing
         return index
     }
 
+    /// The query `instantSearch` runs: the words as typed when they match at least `limit` documents, else with
+    /// typos.
+    static func searched(_ text: String, limit: Int, in index: Index) throws -> Query {
+        let exact = Query.instant(text, typoTolerance: .disabled)
+        return try index.count(exact) >= max(limit, 1) ? exact : .instant(text)
+    }
+
     @Test(arguments: 0..<3 as Range<UInt64>)
     func agreesWithTheQueryCountAndTermCounts(seed: UInt64) throws {
         let index = try Self.index(seed: seed)
@@ -46,7 +53,7 @@ import Testing
         for _ in 0..<30 {
             let words = (0..<Int.random(in: 1...2, using: &rng)).map { _ in InstantQueryTests.typed(&rng) }
             let text = words.joined(separator: " ")
-            let query = Query.instant(text)
+            let query = try Self.searched(text, limit: 7, in: index)
             let results = try index.instantSearch(text, limit: 7, facets: ["genre"], facetLimit: 3)
             let expected = try index.search(query, limit: 7)
             #expect(results.map { $0.string("id") } == expected.map { $0.string("id") }, "\(text)")
@@ -64,7 +71,7 @@ import Testing
         var rng = SplitMix64(seed: seed &+ 11)
         for _ in 0..<30 {
             let text = InstantQueryTests.typed(&rng)
-            let all = try index.search(.instant(text), limit: 10_000).hits
+            let all = try index.search(Self.searched(text, limit: 10, in: index), limit: 10_000).hits
             // Equal scores by plays, most first, documents without plays last; then index order (a stable sort).
             let expected = all.enumerated().sorted { a, b in
                 if a.element.score != b.element.score { return a.element.score > b.element.score }
