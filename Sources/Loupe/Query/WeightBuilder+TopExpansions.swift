@@ -4,7 +4,8 @@ import LoupeCodec
 /// The few best expansions of an instant-search word or a suggestion, without building every expansion: each
 /// segment's matches are gathered flat, in byte order (`TermMatches`), then merged across segments a term at a
 /// time, summing document frequencies, and only the `limit` best so far are kept. No term is hashed or copied
-/// into an array of its own unless it ranks.
+/// into an array of its own unless it ranks. A prefix of one or two bytes (with no typo) is completed from each
+/// segment's `CompletionTable` instead, so the 32 kept are the best of the segments' 32 most frequent each.
 extension WeightBuilder {
     /// How expansions compete for the places: higher ranks first, ties to the smaller term.
     enum ExpansionRank {
@@ -35,6 +36,9 @@ extension WeightBuilder {
             let infos = try lookup(field, term)
             let docFreq = docFreq(infos)
             return docFreq == 0 || limit == 0 ? [] : [Expansion(term: term, tag: 0, infos: infos, docFreq: docFreq)]
+        }
+        if word.maxTypos == 0 && term.count <= CompletionTable.longestPrefix {
+            return try shortPrefixExpansions(field, term, limit: limit, rank: rank)
         }
         var perSegment: [TermMatches] = []
         perSegment.reserveCapacity(searcher.segments.count)
@@ -73,6 +77,39 @@ extension WeightBuilder {
             }
         }
         return Self.best(of: perSegment, limit: limit, rank: rank)
+    }
+
+    /// The completions of a prefix of one or two bytes, from the segments' completion tables: the best of their
+    /// most frequent terms, each looked up in the segments whose table does not list it.
+    private func shortPrefixExpansions(
+        _ field: Int, _ prefix: [UInt8], limit: Int, rank: ExpansionRank
+    ) throws(IndexError) -> [Expansion] {
+        var perSegment: [TermMatches] = []
+        for segment in searcher.segments {
+            perSegment.append(
+                try segment.readingTerms { (terms) throws(FormatError) -> TermMatches in
+                    guard let dictionary = terms.field(field) else { return TermMatches(keepingKeys: true) }
+                    return try segment.completions.table(field, dictionary).completions(of: prefix)
+                        ?? TermMatches(keepingKeys: true)
+                })
+        }
+        var candidates = Self.best(of: perSegment, limit: perSegment.count * CompletionTable.perPrefix, rank: rank)
+        for i in candidates.indices {
+            for (s, segment) in searcher.segments.enumerated() where candidates[i].infos[s] == nil {
+                let term = candidates[i].term
+                let info = try segment.readingTerms { (terms) throws(FormatError) in try terms.field(field)?.get(term) }
+                if let info {
+                    candidates[i].infos[s] = info
+                    candidates[i].docFreq += UInt64(info.docFreq)
+                }
+            }
+        }
+        candidates.sort { a, b in
+            let ra = rank.value(tag: 0, docFreq: a.docFreq)
+            let rb = rank.value(tag: 0, docFreq: b.docFreq)
+            return ra != rb ? ra > rb : a.term.lexicographicallyPrecedes(b.term)
+        }
+        return Array(candidates.prefix(limit))
     }
 
     /// A k-way merge of the segments' matches (each in byte order) into the `limit` best distinct terms.

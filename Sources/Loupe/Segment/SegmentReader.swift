@@ -22,6 +22,8 @@ package final class SegmentReader: Sendable {
     let files: [(component: SegmentComponent, file: FileSlice)]
     /// The deleted-documents file, for `verifyChecksums` and `check`.
     let deletesFile: (name: String, file: FileSlice)?
+    /// The most frequent completions of one- and two-byte prefixes, per field, built when first used.
+    let completions = CompletionTables()
     /// Where this reader counts itself open, for garbage collection; nil for the writer's short-lived readers.
     private let registry: OpenSegments?
 
