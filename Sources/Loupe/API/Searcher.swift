@@ -8,6 +8,8 @@ public final class Searcher: Sendable {
     package let analyzers: AnalyzerRegistry
     /// Memory the scorers of this searcher's searches reuse.
     package let scratch: ScorerScratch
+    /// The dictionary matches of the last instant-search words, which the next keystroke filters.
+    package let keystrokes: KeystrokeCache
     /// Checked between segments by every search of this searcher: `.never`, except in the views the async calls
     /// search through (`stopping(when:)`).
     package let stop: StopCondition
@@ -17,6 +19,7 @@ public final class Searcher: Sendable {
         self.segments = segments
         self.analyzers = analyzers
         scratch = ScorerScratch()
+        keystrokes = KeystrokeCache()
         stop = .never
     }
 
@@ -32,6 +35,7 @@ public final class Searcher: Sendable {
         segments = other.segments
         analyzers = other.analyzers
         scratch = other.scratch
+        keystrokes = other.keystrokes
         self.stop = stop
     }
 

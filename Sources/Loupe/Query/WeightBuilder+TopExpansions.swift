@@ -40,22 +40,15 @@ extension WeightBuilder {
         if word.maxTypos == 0 && term.count <= CompletionTable.longestPrefix {
             return try shortPrefixExpansions(field, term, limit: limit, rank: rank)
         }
-        var perSegment: [TermMatches] = []
-        perSegment.reserveCapacity(searcher.segments.count)
-        if word.maxTypos == 0 {
-            for segment in searcher.segments {
-                var matches = TermMatches(keepingKeys: true)
-                try segment.readingTerms { (terms) throws(FormatError) in
-                    unsafe try terms.field(field)?.forEachTerm(
-                        from: term, includingLower: true, to: nil, includingUpper: false
-                    ) { key, info in
-                        guard unsafe key.starts(with: term) else { return false }
-                        unsafe matches.append(key, info, 0)
-                        return true
-                    }
-                }
-                perSegment.append(matches)
-            }
+        let cacheKey = KeystrokeCache.Key(field: field, term: term, maxTypos: word.maxTypos, isPrefix: word.isPrefix)
+        let kept = searcher.keystrokes.lookup(cacheKey)
+        var perSegment: [TermMatches]
+        if let kept, kept.exact {
+            perSegment = kept.matches
+        } else if let kept, word.maxTypos == 0 {
+            perSegment = Self.filter(kept.matches) { key in key.starts(with: term) ? 0 : nil }
+        } else if word.maxTypos == 0 {
+            perSegment = try prefixWalk(field, term)
         } else {
             let key = AutomatonCache.Key.fuzzy(
                 word.term, distance: word.maxTypos, transpositions: true, prefix: word.isPrefix)
@@ -65,6 +58,7 @@ extension WeightBuilder {
             let searcher = self.searcher
             perSegment = try AutomatonCache.shared.withDFA(key, nfa: nfa, describing: "instant word '\(word.term)'") {
                 (dfa) throws(IndexError) in
+                if let kept { return Self.filter(kept.matches) { key in dfa.match(key) } }
                 var all: [TermMatches] = []
                 for segment in searcher.segments {
                     var matches = TermMatches(keepingKeys: true)
@@ -76,7 +70,40 @@ extension WeightBuilder {
                 return all
             }
         }
+        if !(kept?.exact ?? false) { searcher.keystrokes.store(cacheKey, perSegment) }
         return Self.best(of: perSegment, limit: limit, rank: rank)
+    }
+
+    /// Every term of `field` starting with `prefix`, per segment.
+    private func prefixWalk(_ field: Int, _ prefix: [UInt8]) throws(IndexError) -> [TermMatches] {
+        var perSegment: [TermMatches] = []
+        for segment in searcher.segments {
+            var matches = TermMatches(keepingKeys: true)
+            try segment.readingTerms { (terms) throws(FormatError) in
+                unsafe try terms.field(field)?.forEachTerm(
+                    from: prefix, includingLower: true, to: nil, includingUpper: false
+                ) { key, info in
+                    guard unsafe key.starts(with: prefix) else { return false }
+                    unsafe matches.append(key, info, 0)
+                    return true
+                }
+            }
+            perSegment.append(matches)
+        }
+        return perSegment
+    }
+
+    /// The matches `tag` accepts (its result, the typos), per segment, in the same order.
+    private static func filter(_ perSegment: [TermMatches], _ tag: (ArraySlice<UInt8>) -> UInt8?) -> [TermMatches] {
+        perSegment.map { matches in
+            var kept = TermMatches(keepingKeys: true)
+            for i in 0..<matches.count {
+                let key = matches.key(i)
+                guard let t = tag(key) else { continue }
+                unsafe key.withUnsafeBytes { unsafe kept.append($0, matches.infos[i], t) }
+            }
+            return kept
+        }
     }
 
     /// The completions of a prefix of one or two bytes, from the segments' completion tables: the best of their

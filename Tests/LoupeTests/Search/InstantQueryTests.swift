@@ -84,6 +84,42 @@ import Testing
         }
     }
 
+    /// Typing an input a character at a time, as a search bar does, filters the matches kept from the keystroke
+    /// before (`KeystrokeCache`): every prefix must still match exactly what the brute force finds.
+    @Test(arguments: 0..<2 as Range<UInt64>)
+    func everyKeystrokeAgreesWithBruteForce(seed: UInt64) throws {
+        var rng = SplitMix64(seed: seed &+ 50)
+        let index = try Index.inMemory(schema: Self.schema)
+        let writer = try index.writer()
+        var reference = ReferenceIndex(schema: Self.schema)
+        for i in 0..<300 {
+            let document: Document = [
+                "id": "\(i)", "title": DocumentValue(.text(Self.text(&rng, maxWords: 4))),
+                "body": DocumentValue(.text(Self.text(&rng, maxWords: 12))),
+            ]
+            try writer.addDocument(document)
+            try reference.add(document)
+            if i % 100 == 99 { try writer.commit() }
+        }
+        try writer.commitAndReload()
+        for _ in 0..<8 {
+            let input = (0..<Int.random(in: 1...3, using: &rng)).map { _ in Self.typed(&rng) }.joined(separator: " ")
+            var typed = ""
+            for character in input {
+                typed.append(character)
+                let expected = try reference.search(.instant(typed))
+                let found = try index.search(.instant(typed), limit: 1_000)
+                #expect(found.totalCount == expected.count, "'\(typed)'")
+                for hit in found {
+                    let score = expected[Int(hit.string("id")!)!] ?? -1
+                    #expect(abs(Double(hit.score) - score) < 1e-4 * max(1, score), "'\(typed)'")
+                }
+                let suggestions = try index.suggest(typed, field: "body")
+                #expect(suggestions.map(\.text) == (try reference.suggest(typed, field: "body", limit: 5)).map(\.text))
+            }
+        }
+    }
+
     @Test func typoBudgetFollowsTheWordLength() {
         let budget = TypoTolerance.default
         #expect((1...12).map { budget.maxTypos(forLength: $0) } == [0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 2])
