@@ -96,6 +96,8 @@ extension BenchReport {
             var misspelling: String
             var field: String
             var prefixLength: Int
+            /// The distance between the typed text and the intended word's first `prefixLength` characters.
+            var typos: Int
             var got: [String]
         }
 
@@ -104,9 +106,9 @@ extension BenchReport {
         var lines = 0
         var cases = 0
         var passed = 0
-        /// Cases whose typed text is an exact prefix of the word (the misspelling's edits fell after it).
-        var cleanCases = 0
-        var cleanPassed = 0
+        /// Per distance between the typed text and the intended prefix (0: the misspelling's edits fell after
+        /// it), cases and passes.
+        var byTypos: [Int: (cases: Int, passed: Int)] = [:]
         /// Intended words no listed text field holds: their lines have no cases.
         var notInIndex: [String] = []
         var failures: [Failure] = []
@@ -116,12 +118,16 @@ extension BenchReport {
         var json: [String: Any] {
             [
                 "path": path, "lines": lines, "cases": cases, "passed": passed, "percent": percent,
-                "clean_prefix_cases": cleanCases, "clean_prefix_passed": cleanPassed,
+                "by_typos": Dictionary(
+                    uniqueKeysWithValues: byTypos.map {
+                        ("\($0.key)", ["cases": $0.value.cases, "passed": $0.value.passed])
+                    }
+                ),
                 "not_in_index": notInIndex.count, "not_in_index_words": notInIndex,
                 "failures": failures.map { f -> [String: Any] in
                     [
                         "typed": f.typed, "intended": f.intended, "misspelling": f.misspelling, "field": f.field,
-                        "prefix_length": f.prefixLength, "got": f.got,
+                        "prefix_length": f.prefixLength, "typos": f.typos, "got": f.got,
                     ]
                 },
                 "rule": "typed = the misspelling aligned (OSA) with intended[..<p], p in ceil(0.6 L)...floor(0.8 L); "
@@ -133,10 +139,13 @@ extension BenchReport {
             print(
                 "suggestion quality: \(passed)/\(cases) cases "
                     + String(format: "(%.1f%%)", percent)
-                    + " from \(lines) lines (\(notInIndex.count) words not in the index); exact-prefix cases "
-                    + "\(cleanPassed)/\(cleanCases)")
+                    + " from \(lines) lines (\(notInIndex.count) words not in the index); by typos in the typed text: "
+                    + byTypos.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.passed)/\($0.value.cases)" }
+                    .joined(separator: ", "))
             for f in failures.prefix(10) {
-                print("  \(f.typed) → wanted \(f.intended) (\(f.misspelling)), got \(f.got.joined(separator: ", "))")
+                print(
+                    "  \(f.typed) (\(f.typos) typos) → wanted \(f.intended) (\(f.misspelling)), got "
+                        + f.got.joined(separator: ", "))
             }
         }
     }

@@ -35,18 +35,17 @@ extension BenchRun {
             for count in stride(from: (6 * length + 9) / 10, through: 8 * length / 10, by: 1) {
                 let typed = EditAlignment.typedPrefix(of: misspelling, intended: intended, count: count)
                 let got = try searcher.suggest(typed, field: field, limit: 5).map(\.text)
-                let clean = typed == String(intended.prefix(count))
+                let typos = EditAlignment.distance(typed, String(intended.prefix(count)))
+                let passed = got.contains(where: { $0.lowercased() == intended })
                 result.cases += 1
-                result.cleanCases += clean ? 1 : 0
-                if got.contains(where: { $0.lowercased() == intended }) {
-                    result.passed += 1
-                    result.cleanPassed += clean ? 1 : 0
-                } else {
+                result.passed += passed ? 1 : 0
+                result.byTypos[typos, default: (0, 0)].cases += 1
+                result.byTypos[typos, default: (0, 0)].passed += passed ? 1 : 0
+                if !passed {
                     result.failures.append(
                         .init(
                             typed: typed, intended: intended, misspelling: misspelling, field: field,
-                            prefixLength: count,
-                            got: got))
+                            prefixLength: count, typos: typos, got: got))
                 }
             }
         }

@@ -24,20 +24,8 @@ enum EditAlignment {
     ///
     /// - Complexity: O(`typed.count` × `intended.count`).
     static func steps(typed a: [Character], intended b: [Character]) -> [Step] {
+        let d = table(a, b)
         let width = b.count + 1
-        var d = [Int](repeating: 0, count: (a.count + 1) * width)
-        for i in 0...a.count { d[i * width] = i }
-        for j in 0...b.count { d[j] = j }
-        for i in stride(from: 1, through: a.count, by: 1) {
-            for j in stride(from: 1, through: b.count, by: 1) {
-                var best = min(d[(i - 1) * width + j] + 1, d[i * width + j - 1] + 1)
-                best = min(best, d[(i - 1) * width + j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    best = min(best, d[(i - 2) * width + j - 2] + 1)
-                }
-                d[i * width + j] = best
-            }
-        }
         var steps: [Step] = []
         var (i, j) = (a.count, b.count)
         while i > 0 || j > 0 {
@@ -55,6 +43,31 @@ enum EditAlignment {
             j -= steps[steps.count - 1].intended
         }
         return steps.reversed()
+    }
+
+    /// The optimal-string-alignment distance between `typed` and `intended`.
+    static func distance(_ typed: String, _ intended: String) -> Int {
+        let (a, b) = (Array(typed), Array(intended))
+        return table(a, b)[a.count * (b.count + 1) + b.count]
+    }
+
+    /// d[i × (b.count + 1) + j]: the distance between `a[..<i]` and `b[..<j]`.
+    private static func table(_ a: [Character], _ b: [Character]) -> [Int] {
+        let width = b.count + 1
+        var d = [Int](repeating: 0, count: (a.count + 1) * width)
+        for i in 0...a.count { d[i * width] = i }
+        for j in 0...b.count { d[j] = j }
+        for i in stride(from: 1, through: a.count, by: 1) {
+            for j in stride(from: 1, through: b.count, by: 1) {
+                var best = min(d[(i - 1) * width + j] + 1, d[i * width + j - 1] + 1)
+                best = min(best, d[(i - 1) * width + j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    best = min(best, d[(i - 2) * width + j - 2] + 1)
+                }
+                d[i * width + j] = best
+            }
+        }
+        return d
     }
 
     /// What the user had typed of `misspelling` once they were `count` characters into `intended`: the misspelling's

@@ -14,8 +14,8 @@ ROWS = (("instantSearch + snippets", "instant_search_us", ("p50", "p90", "p99", 
 
 
 def us(value):
-    """A latency cell in µs, one decimal (suggestions take tens of µs)."""
-    return f"{value:,.1f}"
+    """A latency cell in µs: one decimal under 100, none above (the slowest prefixes take tens of ms)."""
+    return f"{value:,.{1 if value < 100 else 0}f}"
 
 
 def instant_lines(results):
@@ -32,20 +32,22 @@ def instant_lines(results):
     elif instant is not None:
         lines.append(f"  {instant['prefixes']} keystroke prefixes of {instant['queries']} plain-word queries; facets: "
                      f"{instant.get('facet') or 'none'}; µs, each prefix's fastest of {instant['repeat']} passes")
-        head = f"  {'call':<26}" + "".join(f"{p:>9}" for p in ("p50", "p90", "p99", "max"))
+        head = f"  {'call':<26}" + "".join(f"{p:>10}" for p in ("p50", "p90", "p99", "max"))
         lines += [head, "  " + "-" * (len(head) - 2)]
         for label, key, percentiles in ROWS:
             timing = instant[key]["per_prefix_min"]
-            lines.append(f"  {label:<26}" + "".join(f"{us(timing[p]):>9}" for p in percentiles))
+            lines.append(f"  {label:<26}" + "".join(f"{us(timing[p]):>10}" for p in percentiles))
             figures[key] = {p: timing[p] for p in percentiles}
         figures["prefixes"] = instant["prefixes"]
         slowest = ", ".join(f"{s['prefix']!r} {us(s['us'])}" for s in instant["slowest_instant_search"][:5])
         lines.append(f"  slowest instantSearch prefixes (µs): {slowest}")
     if quality is not None:
+        by_typos = ", ".join(f"{typos}: {c['passed']}/{c['cases']}"
+                             for typos, c in sorted(quality["by_typos"].items(), key=lambda item: int(item[0])))
         lines.append(f"  suggestion quality: {quality['passed']}/{quality['cases']} = {quality['percent']:.1f}% of "
                      f"half-typed misspellings completed to the word meant (top 5; {quality['lines']} fuzzy lines, "
-                     f"{quality['not_in_index']} words not in the index; exact prefixes "
-                     f"{quality['clean_prefix_passed']}/{quality['clean_prefix_cases']})")
+                     f"{quality['not_in_index']} words not in the index; passed by typos in the typed text: "
+                     f"{by_typos})")
         figures["suggest_quality_percent"] = quality["percent"]
     results["instant"] = figures
     return lines
