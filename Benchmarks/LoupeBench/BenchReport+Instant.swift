@@ -53,6 +53,9 @@ extension BenchReport {
         var matches = 0
         var snippets = 0
         var suggestions = 0
+        /// Per number of characters typed of the last word (0: after a space; 8: 8 or more), instantSearch's and
+        /// suggest's per-prefix minimums.
+        var byLastWordLength: [Int: (instantSearch: Latencies, suggest: Latencies)] = [:]
         /// The ten prefixes whose instantSearch took longest (per-prefix minimum, µs).
         var slowest: [(prefix: String, micros: Double)] = []
 
@@ -62,6 +65,13 @@ extension BenchReport {
                 "prefixes": prefixes, "repeat": repetitions, "snippet_field": snippetField ?? NSNull(),
                 "instant_search_us": instantSearch.json, "suggest_us": suggest.json, "hits": hits,
                 "matches": matches, "snippets": snippets, "suggestions": suggestions,
+                "by_last_word_length": Dictionary(
+                    uniqueKeysWithValues: byLastWordLength.map {
+                        (
+                            "\($0.key)",
+                            ["instant_search_us": $0.value.instantSearch.json, "suggest_us": $0.value.suggest.json]
+                        )
+                    }),
                 "slowest_instant_search": slowest.map { ["prefix": $0.prefix, "us": $0.micros] },
                 "timed": "instantSearch(limit: 10, facets, suggestions: 5) + snippet(maxChars: 150) per hit; "
                     + "suggest(limit: 5); one thread, one warm-up pass, then `repeat` passes; per_prefix_min: "

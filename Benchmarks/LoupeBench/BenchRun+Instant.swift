@@ -58,6 +58,13 @@ extension BenchRun {
             }
             result.instantSearch = .init(perPrefixMinimum: instantTimes.map { $0.min() ?? 0 }, all: instantTimes)
             result.suggest = .init(perPrefixMinimum: suggestTimes.map { $0.min() ?? 0 }, all: suggestTimes)
+            result.byLastWordLength = Dictionary(grouping: prefixes.indices) { Self.lastWordLength(prefixes[$0]) }
+                .mapValues { group in
+                    (
+                        BenchReport.Latencies(group.map { instantTimes[$0].min() ?? 0 }),
+                        BenchReport.Latencies(group.map { suggestTimes[$0].min() ?? 0 })
+                    )
+                }
             result.slowest = zip(prefixes, instantTimes).map { ($0, $1.min() ?? 0) }.sorted { $0.1 > $1.1 }
                 .prefix(10).map { $0 }
         } catch let error as IndexError {
@@ -71,6 +78,12 @@ extension BenchRun {
     struct InstantError: Error, CustomStringConvertible {
         var message: String
         var description: String { message }
+    }
+
+    /// How many characters of its last word `prefix` has typed (0 after a space), 8 standing for 8 or more: typo
+    /// budgets and prefix expansions depend on it.
+    static func lastWordLength(_ prefix: String) -> Int {
+        min(8, prefix.reversed().prefix { $0 != " " }.count)
     }
 
     /// Whether `text` is words of letters and digits only, as typed into a search bar: no field, quote, boolean

@@ -39,6 +39,10 @@ def instant_lines(results):
             lines.append(f"  {label:<26}" + "".join(f"{us(timing[p]):>10}" for p in percentiles))
             figures[key] = {p: timing[p] for p in percentiles}
         figures["prefixes"] = instant["prefixes"]
+        by_length = sorted(instant["by_last_word_length"].items(), key=lambda item: int(item[0]))
+        lines.append("  instantSearch p50 / p99 by characters typed of the last word (0: after a space; 8: 8+): "
+                     + ", ".join(f"{n}: {us(t['instant_search_us']['p50'])} / {us(t['instant_search_us']['p99'])}"
+                                 for n, t in by_length))
         slowest = ", ".join(f"{s['prefix']!r} {us(s['us'])}" for s in instant["slowest_instant_search"][:5])
         lines.append(f"  slowest instantSearch prefixes (µs): {slowest}")
     if quality is not None:
