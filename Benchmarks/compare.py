@@ -39,7 +39,9 @@ blank for it.
                         "fuzzy" query per line, `f1:word~e f2:word~e` (transpositions cost 1), plus a ranking
                         block: P@10 (share of the top-10 hits holding the intended word) and MRR (of the first
                         such hit), for Loupe, tantivy and Lucene, judged by tantivy term queries for the intended
-                        word.
+                        word. Loupe also gets the suggestion-quality cases (loupe-bench --suggest-quality, untimed):
+                        each misspelling cut at 60–80% of the intended word (its edits kept where they fall),
+                        passing when `suggest` returns the intended word among 5; shown in the instant block.
   --rounds N            run every engine N times (indexing included), in alternating order (loupe, tantivy,
                         lucene, fts5, then back), and keep per query and timed row each engine's best round, its
                         fastest indexing and open, and its lowest floors: a shared machine's slow minutes then
@@ -67,9 +69,7 @@ blank for it.
                         counts of the fast field FACET unless none, 5 suggestions, plus a 150-character snippet of
                         the first default field per hit) and `suggest` (5) on every keystroke prefix of the first
                         --instant-queries (200) plain-word queries; p50/p90/p99/max of each prefix's fastest pass.
-                        Snippets read stored text, so it needs --stored all. With --fuzzy, the suggestion-quality
-                        cases run too: each misspelling cut at 60–80% of the intended word (its edits kept where
-                        they fall), passing when `suggest` returns the intended word among 5.
+                        Snippets read stored text, so it needs --stored all. With --rounds, the first round's.
 
 Writes the merged "anchor-bench/1" JSON (--out), a PNG chart beside it (--chart) and prints the tables: indexing,
 then one per timed row (top-10, pruned, count), then the binding floors, then the facet and aggregation rows.
@@ -141,8 +141,8 @@ def run_loupe(args, queries_path):
         command += ["--aggregations", args.aggregations_path, "--agg-repeat", str(args.agg_repeat)]
     if args.instant:
         command += ["--instant", args.instant, "--instant-queries", str(args.instant_queries)]
-        if args.fuzzy:
-            command += ["--suggest-quality", args.fuzzy]
+    if args.fuzzy:
+        command += ["--suggest-quality", args.fuzzy]
     subprocess.check_call(command, cwd=args.package, stdout=sys.stderr)
     return read_loupe_json(out)
 

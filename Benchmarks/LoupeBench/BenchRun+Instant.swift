@@ -15,10 +15,7 @@ import Loupe
 extension BenchRun {
     func instant(
         _ facet: BenchOptions.InstantFacet, queries: [BenchQuery], directory: String
-    )
-        -> BenchReport
-        .InstantResult
-    {
+    ) -> BenchReport.InstantResult {
         let texts = queries.map(\.text).filter(Self.isPlainWords).prefix(options.instantQueries)
         let prefixes = texts.flatMap { text in (1...text.count).map { String(text.prefix($0)) } }
         var result = BenchReport.InstantResult(
@@ -75,6 +72,7 @@ extension BenchRun {
         return result
     }
 
+    /// Why the instant rows could not run (the rest of the run's results still get written).
     struct InstantError: Error, CustomStringConvertible {
         var message: String
         var description: String { message }
