@@ -17,7 +17,7 @@ so that their peak RSS is their own.
         --schema Benchmarks/corpora/movies/schema.json --queries Benchmarks/corpora/movies/queries.classes.tsv \
         [--extra-queries Benchmarks/corpora/movies/regex.tsv] [--fuzzy Benchmarks/corpora/movies/fuzzy.txt] \
         [--repeat 3] [--rounds 2] [--limit-docs 3000] [--engines loupe,tantivy,lucene,fts5] [--stored id] \
-        [--aggregations auto|off] [--agg-query Q] [--agg-repeat 20]
+        [--aggregations auto|off] [--agg-query Q] [--agg-repeat 20] [--instant FACET|none [--instant-queries 200]]
 
 Query files hold `class<TAB>query` lines (or bare queries, classed by shape), in Loupe's query syntax, which
 tantivy runs as is except for two clause forms its parser lacks: `field:word~N` (fuzzy) and `field:/pattern/`
@@ -39,7 +39,9 @@ blank for it.
                         "fuzzy" query per line, `f1:word~e f2:word~e` (transpositions cost 1), plus a ranking
                         block: P@10 (share of the top-10 hits holding the intended word) and MRR (of the first
                         such hit), for Loupe, tantivy and Lucene, judged by tantivy term queries for the intended
-                        word.
+                        word. Loupe also gets the suggestion-quality cases (loupe-bench --suggest-quality, untimed):
+                        each misspelling cut at 60–80% of the intended word (its edits kept where they fall),
+                        passing when `suggest` returns the intended word among 5; shown in the instant block.
   --rounds N            run every engine N times (indexing included), in alternating order (loupe, tantivy,
                         lucene, fts5, then back), and keep per query and timed row each engine's best round, its
                         fastest indexing and open, and its lowest floors: a shared machine's slow minutes then
@@ -62,6 +64,12 @@ blank for it.
                         default) runs the rows whose fields the schema declares fast (debian-packages has them all;
                         other corpora get none); off skips them. --agg-repeat N (20) timed passes; per row the
                         median, the floor (the same call over the absent-term query) and whether the answers agree.
+  --instant FACET|none  the instant-search rows of issue #12, Loupe only (tantivy, Lucene and FTS5 have no
+                        search-as-you-type or suggestion API): loupe-bench times `instantSearch` (top 10, facet
+                        counts of the fast field FACET unless none, 5 suggestions, plus a 150-character snippet of
+                        the first default field per hit) and `suggest` (5) on every keystroke prefix of the first
+                        --instant-queries (200) plain-word queries; p50/p90/p99/max of each prefix's fastest pass.
+                        Snippets read stored text, so it needs --stored all. With --rounds, the first round's.
 
 Writes the merged "anchor-bench/1" JSON (--out), a PNG chart beside it (--chart) and prints the tables: indexing,
 then one per timed row (top-10, pruned, count), then the binding floors, then the facet and aggregation rows.
@@ -131,6 +139,10 @@ def run_loupe(args, queries_path):
         command += ["--upserts", args.upserts_path, "--upsert-batch", str(args.upsert_batch)]
     if args.aggregations_path:
         command += ["--aggregations", args.aggregations_path, "--agg-repeat", str(args.agg_repeat)]
+    if args.instant:
+        command += ["--instant", args.instant, "--instant-queries", str(args.instant_queries)]
+    if args.fuzzy:
+        command += ["--suggest-quality", args.fuzzy]
     subprocess.check_call(command, cwd=args.package, stdout=sys.stderr)
     return read_loupe_json(out)
 
@@ -205,6 +217,10 @@ def parse_args(argv):
                     help=f"the selective query of the aggregation rows (default {SELECTIVE_QUERY!r})")
     ap.add_argument("--agg-repeat", type=int, default=20, metavar="N",
                     help="timed passes over the aggregation rows (default 20)")
+    ap.add_argument("--instant", metavar="FACET|none",
+                    help="add the instant-search rows (Loupe only), counting facets of the fast field FACET (or none)")
+    ap.add_argument("--instant-queries", type=int, default=200, metavar="N",
+                    help="plain-word queries whose keystroke prefixes the instant rows time (default 200)")
     ap.add_argument("--package", default=PACKAGE_DIR, help="Swift package holding loupe-bench")
     ap.add_argument("--keep", action="store_true", help="keep the temporary indexes and intermediate JSON")
     args = ap.parse_args(argv)
@@ -216,9 +232,12 @@ def parse_args(argv):
         ap.error("--agg-repeat needs a positive number")
     if (args.upserts is not None and args.upserts < 1) or args.upsert_batch < 1:
         ap.error("--upserts and --upsert-batch need a positive number")
+    if args.instant and (args.stored != "all" or args.instant_queries < 1):
+        ap.error("--instant builds snippets of stored text: it needs --stored all (and a positive --instant-queries)")
     if args.rounds < 1 or (args.rounds > 1 and (args.upserts is not None or args.loupe_json)):
         ap.error("--rounds needs a positive number, and 1 with --upserts or --loupe-json")
     args.corpus, args.schema, args.queries = map(os.path.abspath, (args.corpus, args.schema, args.queries))
+    args.fuzzy = args.fuzzy and os.path.abspath(args.fuzzy)
     args.extra_queries = [os.path.abspath(p) for p in args.extra_queries]
     args.chart = args.chart or os.path.splitext(args.out)[0] + ".png"
     return args
@@ -264,6 +283,9 @@ def main(argv):
         results["run"]["aggregations"] = {"rows": [r["name"] for r in args.aggregation_rows],
                                           "selective_query": args.agg_query, "repeat": args.agg_repeat,
                                           "engines": [e for e in ("loupe", "tantivy") if e in args.engines]}
+    if args.instant:
+        results["run"]["instant"] = {"facet": None if args.instant == "none" else args.instant,
+                                     "queries": args.instant_queries, "engines": ["loupe"]}
     args.upserts_path = None
     if args.upserts:
         args.upserts_path = os.path.join(args.workdir, "upserts.tsv")

@@ -21,12 +21,31 @@ struct BenchOptions {
     /// are timed after the queries, `aggregationRepetitions` passes.
     var aggregations: String?
     var aggregationRepetitions = 20
+    /// When set, the instant-search rows (issue #12) run after the queries: `instantSearch` and `suggest` on every
+    /// keystroke prefix of the first `instantQueries` plain-word queries; the associated value is the fast field
+    /// `instantSearch` counts facets of (nil: none).
+    var instant: InstantFacet?
+    var instantQueries = 200
+    /// A fuzzy.txt (`misspelling<TAB>intended<TAB>edits<TAB>fields`): when set, the suggestion-quality cases run.
+    var suggestQuality: String?
+
+    /// `--instant FACET|none`.
+    enum InstantFacet {
+        case none
+        case field(String)
+
+        var name: String? {
+            if case .field(let name) = self { return name }
+            return nil
+        }
+    }
 
     static let usage = """
         usage: loupe-bench --corpus F.jsonl[.gz] --schema S.json --queries Q.txt --out R.json
                            [--repeat N] [--threads N] [--memory-mb N] [--limit-docs N] [--queries-limit N]
                            [--index-dir D [--reuse-index]]
                            [--upserts U.tsv [--upsert-batch N]] [--aggregations A.json [--agg-repeat N]]
+                           [--instant FACET|none [--instant-queries N]] [--suggest-quality FUZZY.txt]
         """
 
     static func parse(_ arguments: [String]) throws(UsageError) -> BenchOptions {
@@ -61,6 +80,11 @@ struct BenchOptions {
             case "--upsert-batch": options.upsertBatch = try number("--upsert-batch")
             case "--aggregations": options.aggregations = try value("--aggregations")
             case "--agg-repeat": options.aggregationRepetitions = try number("--agg-repeat")
+            case "--instant":
+                let facet = try value("--instant")
+                options.instant = facet == "none" ? InstantFacet.none : .field(facet)
+            case "--instant-queries": options.instantQueries = try number("--instant-queries")
+            case "--suggest-quality": options.suggestQuality = try value("--suggest-quality")
             case "--help", "-h": throw UsageError(message: "measures indexing, opening and queries")
             case let other: throw UsageError(message: "unknown option '\(other)'")
             }

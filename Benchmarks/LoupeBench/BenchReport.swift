@@ -51,6 +51,10 @@ struct BenchReport {
     var updates: UpdateResult?
     /// The facet and aggregation rows, when loupe-bench was given `--aggregations`.
     var aggregations: [AggregationResult] = []
+    /// The instant-search rows, when loupe-bench was given `--instant`.
+    var instant: InstantResult?
+    /// The suggestion-quality cases, when loupe-bench was given `--suggest-quality`.
+    var suggestQuality: SuggestQualityResult?
 
     init(corpus: String, memoryMB: Int, repetitions: Int) {
         self.corpus = corpus
@@ -110,6 +114,8 @@ struct BenchReport {
         ]
         if let updates { engine["updates"] = updates.json }
         if !aggregations.isEmpty { engine["aggregations"] = aggregations.map(\.json) }
+        if let instant { engine["instant"] = instant.json }
+        if let suggestQuality { engine["suggest_quality"] = suggestQuality.json }
         return [
             "format": "anchor-bench/1",
             "corpus": ["path": corpus, "docs": index.docs + index.failed, "bytes": index.inputBytes],
@@ -133,6 +139,8 @@ struct BenchReport {
         print("open: first \(f(open.firstMS, 2)) ms, median \(f(open.medianMS, 2)) ms")
         Self.printClasses(of: queries)
         Self.printAggregations(aggregations)
+        instant?.printSummary()
+        suggestQuality?.printSummary()
         if let updates { updates.printSummary() }
     }
 

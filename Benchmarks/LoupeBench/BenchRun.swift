@@ -20,6 +20,12 @@ struct BenchRun {
         if let path = options.aggregations {
             report.aggregations = try aggregate(AggregationRow.load(path: path), directory: directory)
         }
+        if let facet = options.instant {
+            report.instant = instant(facet, queries: queries, directory: directory)
+        }
+        if let path = options.suggestQuality {
+            report.suggestQuality = try suggestQuality(path: path, directory: directory)
+        }
         if let path = options.upserts {
             var updates = try update(directory: directory, upserts: UpsertList(path: path, schema: schema))
             updates.queries = try search(queries, directory: directory, idField: schema.idField).queries

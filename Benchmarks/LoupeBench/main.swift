@@ -3,7 +3,8 @@
 //
 //   swift run -c release loupe-bench --corpus F.jsonl[.gz] --schema S.json --queries Q.txt --out R.json
 //       [--repeat N] [--threads N] [--memory-mb N] [--limit-docs N] [--queries-limit N] [--index-dir D [--reuse-index]]
-//       [--upserts U.tsv [--upsert-batch N]]
+//       [--upserts U.tsv [--upsert-batch N]] [--aggregations A.json [--agg-repeat N]]
+//       [--instant FACET|none [--instant-queries N]] [--suggest-quality FUZZY.txt]
 //
 // --reuse-index skips indexing and searches the index already in --index-dir (to profile the query phase alone).
 //
@@ -19,6 +20,10 @@
 // sequence), an update-heavy phase follows: each line deletes the documents whose id field holds `id` and adds
 // `json`, with a commit after every --upsert-batch lines (100); timed from writer creation to the last commit,
 // merges included (they run inside commit). Then the query passes run again on the updated index.
+//
+// With --instant, before the update phase, instantSearch and suggest are timed on every keystroke prefix of the first
+// --instant-queries plain-word queries (BenchRun+Instant.swift); with --suggest-quality, suggest's completions of
+// half-typed misspellings are checked against the words meant (BenchRun+SuggestQuality.swift).
 import Foundation
 
 do {

@@ -3,6 +3,7 @@ count), with each engine's p50/p90, Loupe's ratios and the agreement with tantiv
 import statistics
 
 from .aggregations import agreement as aggregation_agreement
+from .instant import instant_lines
 from .measure import COUNT, FLOOR_KEYS, PRUNED, TOP10, median, p90
 
 ENGINES = ("loupe", "tantivy", "lucene", "fts5")
@@ -393,6 +394,9 @@ def report(results, queries, fuzzy=()):
     aggregations = aggregation_lines(results)
     if aggregations:
         lines += [""] + aggregations
+    instant = instant_lines(results)
+    if instant:
+        lines += [""] + instant
     if "updates" in run:
         lines += [""] + update_lines(results, queries, names)
     return "\n".join(lines), chart
