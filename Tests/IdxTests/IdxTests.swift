@@ -13,6 +13,7 @@ import Testing
           index       Add the documents of a JSONL file (plain or gzip) to an index.
           search      Search an index with a query string.
           suggest     Complete text being typed from the index's terms and the search history.
+          browse      Search an index interactively in the terminal, as you type.
           facets      Count the matching documents per value of a fast field (a filter sidebar).
           aggregate   Run aggregations (terms, histograms, ranges, stats, percentiles, cardinality) over an index.
           stats       Show the documents, segments and size of an index.
@@ -110,7 +111,7 @@ import Testing
     }
 
     /// Every command answers `--help` with its usage line, wherever the flag sits and whatever else is given.
-    @Test(arguments: ["create", "index", "search", "suggest", "stats", "quickstart"])
+    @Test(arguments: ["create", "index", "search", "suggest", "browse", "stats", "quickstart"])
     func everyCommandHasHelp(command: String) {
         let run = IdxRun([command, "extra", "--help", "--no-such-option"])
         #expect(run.code == .success)
@@ -124,6 +125,9 @@ import Testing
         #expect(
             IdxRun(["create", "--help"]).out.contains("USAGE: idx create DIR --schema S.json\n"))
         #expect(IdxRun(["stats", "--help"]).out.contains("USAGE: idx stats DIR [--json]\n"))
+        #expect(
+            IdxRun(["browse", "--help"]).out.contains(
+                "USAGE: idx browse DIR [--facet FIELD]... [--fields A,B] [--limit N] [--popularity FIELD]\n"))
         #expect(
             IdxRun(["quickstart", "--help"]).out.contains("USAGE: idx quickstart [--dir D] [--corpus F] [--schema S]\n")
         )
