@@ -12,6 +12,8 @@ import Testing
           create      Create an empty index with a schema.
           index       Add the documents of a JSONL file (plain or gzip) to an index.
           search      Search an index with a query string.
+          suggest     Complete text being typed from the index's terms and the search history.
+          browse      Search an index interactively in the terminal, as you type.
           facets      Count the matching documents per value of a fast field (a filter sidebar).
           aggregate   Run aggregations (terms, histograms, ranges, stats, percentiles, cardinality) over an index.
           stats       Show the documents, segments and size of an index.
@@ -49,7 +51,7 @@ import Testing
             run.out == """
                 OVERVIEW: Search an index with a query string.
 
-                USAGE: idx search DIR QUERY [--limit N] [--offset N] [--sort FIELD[:asc|desc]] [--snippet FIELD] [--count] [--exact] [--and] [--json]
+                USAGE: idx search DIR QUERY [--limit N] [--offset N] [--sort FIELD[:asc|desc]] [--snippet FIELD] [--count] [--exact] [--and] [--json] [--instant] [--fields A,B] [--facet FIELD]... [--popularity FIELD] [--no-history]
 
                 ARGUMENTS:
                   DIR                      The index folder.
@@ -64,11 +66,19 @@ import Testing
                   --exact                  Count every match (default: exactly up to 1,000, then "≥ N", which lets the search skip what cannot rank).
                   --and                    Words without +, -, AND or OR must all match (default: any).
                   --json                   Print one JSON object: {"query", "count", "count_exact", "hits": [{"score", "doc"}]}.
+                  --instant                Search as you type: QUERY is plain words, the last a prefix, with typos; adds suggestions.
+                  --fields A,B             With --instant: the fields searched (default: the default fields).
+                  --facet FIELD            With --instant: count the matches per value of a fast field.
+                  --popularity FIELD       With --instant: a fast numeric field ranking equal hits and the suggestions (larger first).
+                  --no-history             With --instant: leave the search history beside the index out of the suggestions.
                   -h, --help               Show this help.
 
                 Words without a field search the schema's default fields. Each hit prints its score, then its
                 stored fields (the id field first). Put -- before a query that starts with '-':
                   idx search movies -- '-title:love genres:Drama'
+                With --instant, the count is exact and the suggestions (the history's searches first) follow it;
+                --sort, --offset and --and do not apply. Nothing is recorded in the history.
+                  idx search movies 'godfathr pa' --instant --facet genres
 
                 """)
     }
@@ -101,7 +111,7 @@ import Testing
     }
 
     /// Every command answers `--help` with its usage line, wherever the flag sits and whatever else is given.
-    @Test(arguments: ["create", "index", "search", "stats", "quickstart"])
+    @Test(arguments: ["create", "index", "search", "suggest", "browse", "stats", "quickstart"])
     func everyCommandHasHelp(command: String) {
         let run = IdxRun([command, "extra", "--help", "--no-such-option"])
         #expect(run.code == .success)
@@ -115,6 +125,9 @@ import Testing
         #expect(
             IdxRun(["create", "--help"]).out.contains("USAGE: idx create DIR --schema S.json\n"))
         #expect(IdxRun(["stats", "--help"]).out.contains("USAGE: idx stats DIR [--json]\n"))
+        #expect(
+            IdxRun(["browse", "--help"]).out.contains(
+                "USAGE: idx browse DIR [--facet FIELD]... [--fields A,B] [--limit N] [--popularity FIELD]\n"))
         #expect(
             IdxRun(["quickstart", "--help"]).out.contains("USAGE: idx quickstart [--dir D] [--corpus F] [--schema S]\n")
         )

@@ -1,11 +1,15 @@
+import Foundation
+
 /// The arguments of one subcommand, checked against its spec: positionals in order, option values, and flags.
 ///
 /// Accepts `--name value`, `--name=value`, boolean `--flag`, `-` as a positional (stdin) and `--` to end options
-/// (for a query that starts with `-`). Anything else starting with `-` is an unknown option.
+/// (for a query that starts with `-`). Anything else starting with `-` is an unknown option. An option may be
+/// given more than once: `value` reads the last, `list` all of them.
 struct ParsedArguments {
-    /// Exactly as many as the spec declares, unless `wantsHelp`.
+    /// The spec's required arguments, then as many of its optional ones as were given; anything, when `wantsHelp`.
     private(set) var positionals: [String] = []
-    private var values: [String: String] = [:]
+    /// Per option, its values in command-line order.
+    private var values: [String: [String]] = [:]
     private var flags: Set<String> = []
     /// `-h` or `--help` was given; the rest is then not checked, so help works whatever else is on the line.
     private(set) var wantsHelp = false
@@ -36,8 +40,9 @@ struct ParsedArguments {
         if positionals.count < spec.arguments.count {
             throw UsageError("missing \(spec.arguments[positionals.count].name)")
         }
-        if positionals.count > spec.arguments.count {
-            throw UsageError("unexpected argument '\(positionals[spec.arguments.count])'")
+        let most = spec.arguments.count + spec.optionalArguments.count
+        if positionals.count > most {
+            throw UsageError("unexpected argument '\(positionals[most])'")
         }
         for option in spec.options where option.isRequired && values[option.name] == nil {
             throw UsageError("missing \(option.synopsis)")
@@ -63,11 +68,24 @@ struct ParsedArguments {
         guard let value = inlineValue ?? rest.popFirst() else {
             throw UsageError("option --\(name) needs a value (\(valueName))")
         }
-        values[name] = value
+        values[name, default: []].append(value)
     }
 
     /// The value of option `--name`, if given (the last one wins when repeated).
-    func value(_ name: String) -> String? { values[name] }
+    func value(_ name: String) -> String? { values[name]?.last }
+
+    /// Every value of option `--name`, in order, each split at commas: `--facet a,b --facet c` is `[a, b, c]`.
+    /// Blanks around the names and empty names (`a,,b`, a trailing comma) are dropped.
+    func list(_ name: String) -> [String] {
+        (values[name] ?? []).flatMap { value in
+            value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+    }
+
+    /// The positional argument at `position`, or nil when an optional argument there was left out.
+    func positional(_ position: Int) -> String? {
+        positionals.indices.contains(position) ? positionals[position] : nil
+    }
 
     /// Whether the boolean flag `--name` was given.
     func flag(_ name: String) -> Bool { flags.contains(name) }
@@ -78,7 +96,7 @@ struct ParsedArguments {
     /// from overflowing.
     /// - Throws: `UsageError` if the value is not such an integer.
     func integer(_ name: String, minimum: Int, maximum: Int = Int(Int32.max)) throws(UsageError) -> Int? {
-        guard let text = values[name] else { return nil }
+        guard let text = value(name) else { return nil }
         guard let number = Int(text), (minimum...maximum).contains(number) else {
             throw UsageError("option --\(name) needs an integer from \(minimum) to \(maximum) (got '\(text)')")
         }

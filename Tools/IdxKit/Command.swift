@@ -28,17 +28,20 @@ struct CommandSpec {
     let name: String
     /// One sentence, shown in `idx --help`'s command list and atop the command's help.
     let abstract: String
-    /// The positional arguments, all required, in order: placeholder and meaning.
+    /// The required positional arguments, in order: placeholder and meaning.
     var arguments: [(name: String, help: String)] = []
+    /// Positional arguments that may follow the required ones, in order; the command checks which it needs.
+    var optionalArguments: [(name: String, help: String)] = []
     var options: [OptionSpec] = []
     /// Paragraphs after the option list: examples, caveats.
     var discussion: String? = nil
 
     /// The one-line synopsis, e.g. `idx search DIR QUERY [--limit N] [--json]`.
     var usage: String {
-        var parts = ["idx", name] + arguments.map(\.name)
+        var parts = ["idx", name] + arguments.map(\.name) + optionalArguments.map { "[" + $0.name + "]" }
         for option in options {
-            parts.append(option.isRequired ? option.synopsis : "[" + option.synopsis + "]")
+            let synopsis = option.isRequired ? option.synopsis : "[" + option.synopsis + "]"
+            parts.append(option.isRepeatable ? synopsis + "..." : synopsis)
         }
         return parts.joined(separator: " ")
     }
@@ -48,12 +51,13 @@ struct CommandSpec {
         var text = "OVERVIEW: \(abstract)\n\nUSAGE: \(usage)\n"
         let optionRows = options.map { ($0.synopsis, $0.help) }
         let helpRow = ("-h, --help", "Show this help.")
-        let width = (arguments.map(\.name) + optionRows.map(\.0) + [helpRow.0]).map(\.count).max() ?? 0
+        let positionals = arguments + optionalArguments
+        let width = (positionals.map(\.name) + optionRows.map(\.0) + [helpRow.0]).map(\.count).max() ?? 0
         func row(_ left: String, _ right: String) -> String {
             "  " + left + String(repeating: " ", count: width - left.count + 2) + right + "\n"
         }
-        if !arguments.isEmpty {
-            text += "\nARGUMENTS:\n" + arguments.map { row($0.name, $0.help) }.joined()
+        if !positionals.isEmpty {
+            text += "\nARGUMENTS:\n" + positionals.map { row($0.name, $0.help) }.joined()
         }
         text += "\nOPTIONS:\n" + (optionRows + [helpRow]).map { row($0.0, $0.1) }.joined()
         if let discussion { text += "\n" + discussion + "\n" }
@@ -69,6 +73,8 @@ struct OptionSpec {
     let help: String
     /// A required option is checked by the parser, like a positional argument.
     var isRequired = false
+    /// Whether the option may be given more than once (read with `ParsedArguments.list`); shown as `...`.
+    var isRepeatable = false
 
     /// `--name VALUE`, or `--name` for a flag.
     var synopsis: String { "--" + name + (valueName.map { " " + $0 } ?? "") }

@@ -13,10 +13,9 @@ package enum Idx {
     /// Every subcommand, in the order `idx --help` lists them.
     static var commands: [any Command.Type] {
         [
-            CreateCommand.self, IndexCommand.self, SearchCommand.self, FacetsCommand.self, AggregateCommand.self,
-            StatsCommand.self, DeleteCommand.self, OptimizeCommand.self, GarbageCollectCommand.self, CheckCommand.self,
-            InspectCommand.self,
-            QuickstartCommand.self,
+            CreateCommand.self, IndexCommand.self, SearchCommand.self, SuggestCommand.self, BrowseCommand.self,
+            FacetsCommand.self, AggregateCommand.self, StatsCommand.self, DeleteCommand.self, OptimizeCommand.self,
+            GarbageCollectCommand.self, CheckCommand.self, InspectCommand.self, QuickstartCommand.self,
         ]
     }
 

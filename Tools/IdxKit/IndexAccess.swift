@@ -49,6 +49,13 @@ func openIndexIfPresent(_ directory: String) throws(CommandFailure) -> Index? {
     }
 }
 
+/// The search history kept beside `index` (`SearchHistory(beside:)`), read when its file exists; opening it never
+/// creates the file, only recording does.
+/// - Throws: `CommandFailure` when the file is there but damaged or unreadable.
+func openHistory(beside index: Index) throws(CommandFailure) -> SearchHistory {
+    try engine(SearchHistory(beside: index))
+}
+
 /// Reads and checks the schema JSON file at `path`.
 /// - Throws: `CommandFailure` naming the file, when it cannot be read or is not a valid schema.
 func loadSchema(_ path: String) throws(CommandFailure) -> Schema {

@@ -39,9 +39,7 @@ struct FacetsCommand: Command {
             return try index.termCounts(field, matching: matching, limit: limit)
         }
         if json {
-            console.out.line(
-                JSONText.array(
-                    counts.map { JSONText.object([("value", JSONText.value($0.value)), ("count", String($0.count))]) }))
+            console.out.line(Self.json(counts))
             return
         }
         let width = counts.map { String($0.count).count }.max() ?? 0
@@ -51,8 +49,14 @@ struct FacetsCommand: Command {
         }
     }
 
+    /// `[{"value": V, "count": N}, …]`.
+    static func json(_ counts: [FacetCount]) -> String {
+        JSONText.array(
+            counts.map { JSONText.object([("value", JSONText.value($0.value)), ("count", String($0.count))]) })
+    }
+
     /// A value as people read it: strings bare, everything else as in JSON.
-    private static func text(_ value: FieldValue) -> String {
+    static func text(_ value: FieldValue) -> String {
         if case .text(let s) = value { return s }
         return JSONText.value(value)
     }

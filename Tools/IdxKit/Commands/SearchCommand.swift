@@ -34,11 +34,29 @@ struct SearchCommand: Command {
                 name: "json", valueName: nil,
                 help:
                     "Print one JSON object: {\"query\", \"count\", \"count_exact\", \"hits\": [{\"score\", \"doc\"}]}."),
+            OptionSpec(
+                name: "instant", valueName: nil,
+                help: "Search as you type: QUERY is plain words, the last a prefix, with typos; adds suggestions."),
+            OptionSpec(
+                name: "fields", valueName: "A,B",
+                help: "With --instant: the fields searched (default: the default fields)."),
+            OptionSpec(
+                name: "facet", valueName: "FIELD", help: "With --instant: count the matches per value of a fast field.",
+                isRepeatable: true),
+            OptionSpec(
+                name: "popularity", valueName: "FIELD",
+                help: "With --instant: a fast numeric field ranking equal hits and the suggestions (larger first)."),
+            OptionSpec(
+                name: "no-history", valueName: nil,
+                help: "With --instant: leave the search history beside the index out of the suggestions."),
         ],
         discussion: """
             Words without a field search the schema's default fields. Each hit prints its score, then its
             stored fields (the id field first). Put -- before a query that starts with '-':
               idx search movies -- '-title:love genres:Drama'
+            With --instant, the count is exact and the suggestions (the history's searches first) follow it;
+            --sort, --offset and --and do not apply. Nothing is recorded in the history.
+              idx search movies 'godfathr pa' --instant --facet genres
             """)
 
     let directory: String
@@ -51,6 +69,8 @@ struct SearchCommand: Command {
     let countOnly: Bool
     let counting: CountPolicy
     let conjunction: Bool
+    /// Set by `--instant`: the search runs as `instantSearch`.
+    let instant: InstantOptions?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         directory = arguments.positionals[0]
@@ -63,6 +83,7 @@ struct SearchCommand: Command {
         counting = arguments.flag("exact") ? .exact : .standard
         conjunction = arguments.flag("and")
         order = try Self.sortOrder(arguments.value("sort"))
+        instant = try InstantOptions(arguments)
     }
 
     /// `year`, `year:desc` or `year:asc`.
@@ -81,6 +102,10 @@ struct SearchCommand: Command {
 
     func run(_ console: Console) throws(CommandFailure) {
         let index = try openIndex(directory)
+        if let instant {
+            try runInstant(instant, index: index, console: console)
+            return
+        }
         let clock = ContinuousClock()
         let start = clock.now
         if countOnly {
@@ -95,34 +120,52 @@ struct SearchCommand: Command {
         let elapsed = clock.now - start
         let idField = index.schema.idField
         if json {
-            let hits = results.hits.map { hit in
-                var members = [
-                    ("score", JSONText.number(hit.score)), ("doc", JSONText.document(hit.document, idField: idField)),
-                ]
-                if let value = hit.sortValue { members.append(("sort", JSONText.values([value]))) }
-                if let field = snippetField, let snippet = hit.snippet(field) {
-                    members.append(("snippet", JSONText.string(snippet.rendered(escapingHTML: false))))
-                }
-                return JSONText.object(members)
-            }
             console.out.line(
-                JSONText.object([
-                    ("query", JSONText.string(query)), ("count", String(results.totalCount)),
-                    ("count_exact", results.isTotalCountExact ? "true" : "false"), ("hits", JSONText.array(hits)),
-                ]))
+                JSONText.object(
+                    jsonMembers(results.hits, count: results.totalCount, exact: results.isTotalCountExact, idField)))
             return
         }
-        for hit in results.hits {
-            console.out.line(Self.line(hit, idField: idField))
+        write(results.hits, idField: idField, to: console.out)
+        console.out.line(
+            summary(
+                count: results.totalCount, exact: results.isTotalCountExact, shown: results.hits.count,
+                elapsed: elapsed))
+    }
+
+    /// The members of the `--json` object, up to its hits.
+    func jsonMembers(_ hits: [SearchHit], count: Int, exact: Bool, _ idField: String?) -> [(key: String, json: String)]
+    {
+        let hits = hits.map { hit in
+            var members = [
+                ("score", JSONText.number(hit.score)), ("doc", JSONText.document(hit.document, idField: idField)),
+            ]
+            if let value = hit.sortValue { members.append(("sort", JSONText.values([value]))) }
             if let field = snippetField, let snippet = hit.snippet(field) {
-                console.out.line("    " + snippet.rendered(open: "[", close: "]", escapingHTML: false))
+                members.append(("snippet", JSONText.string(snippet.rendered(escapingHTML: false))))
+            }
+            return JSONText.object(members)
+        }
+        return [
+            ("query", JSONText.string(query)), ("count", String(count)), ("count_exact", exact ? "true" : "false"),
+            ("hits", JSONText.array(hits)),
+        ]
+    }
+
+    /// One line per hit, each followed by its `--snippet` line.
+    func write(_ hits: [SearchHit], idField: String?, to out: any Output) {
+        for hit in hits {
+            out.line(Self.line(hit, idField: idField))
+            if let field = snippetField, let snippet = hit.snippet(field) {
+                out.line("    " + snippet.rendered(open: "[", close: "]", escapingHTML: false))
             }
         }
-        let shown = results.hits.isEmpty ? "" : ", showing \(offset + 1)–\(offset + results.hits.count)"
-        let count = results.isTotalCountExact ? "\(results.totalCount)" : "≥ \(results.totalCount)"
-        console.out.line(
-            "\(count) match\(results.totalCount == 1 && results.isTotalCountExact ? "" : "es")\(shown) (\(Format.milliseconds(elapsed)))"
-        )
+    }
+
+    /// `4 matches, showing 2–3 (0.42 ms)`.
+    func summary(count: Int, exact: Bool, shown: Int, elapsed: Duration) -> String {
+        let range = shown == 0 ? "" : ", showing \(offset + 1)–\(offset + shown)"
+        let total = exact ? "\(count)" : "≥ \(count)"
+        return "\(total) match\(count == 1 && exact ? "" : "es")\(range) (\(Format.milliseconds(elapsed)))"
     }
 
     private func parse(_ index: Index) throws(IndexError) -> Query {
