@@ -11,13 +11,17 @@ package enum Levenshtein {
     /// (tantivy's and Lucene's prefix mode).
     ///
     /// The accept tag is the smallest number of edits; in prefix mode, the smallest over all prefixes
-    /// of the input. `distance` is clamped to `0...maximumDistance`.
+    /// of the input. `distance` is clamped to `0...maximumDistance`. The first `exactPrefix` scalars of `term`
+    /// (all of them, when it is shorter) must be typed as they are (no edit touches them), as Lucene's spell checker and Elasticsearch's
+    /// `prefix_length` have it: an automaton walk then reads only the terms that start that way.
     ///
     /// States are (i, e): *i* scalars of `term` matched with *e* edits, plus, with `transpositions`,
     /// one state per (i, e) halfway through swapping `term[i]` and `term[i + 1]`.
     ///
     /// - Complexity: O(*n* · `distance`) states for a term of *n* scalars.
-    package static func automaton(_ term: String, distance: Int, transpositions: Bool, prefix: Bool) -> ScalarNFA {
+    package static func automaton(
+        _ term: String, distance: Int, transpositions: Bool, prefix: Bool, exactPrefix: Int = 0
+    ) -> ScalarNFA {
         let scalars = term.unicodeScalars.map(\.value)
         let maxEdits = min(max(distance, 0), maximumDistance)
         let length = scalars.count
@@ -44,7 +48,7 @@ package enum Levenshtein {
                 if i == length && prefix {
                     builder.addEdge(from: here, label: any, to: here)
                 }
-                guard edits < maxEdits else { continue }
+                guard edits < maxEdits, i >= min(exactPrefix, length) else { continue }
                 builder.addEdge(from: here, label: any, to: state(i, edits + 1))
                 guard i < length else { continue }
                 builder.addEdge(from: here, label: any, to: state(i + 1, edits + 1))

@@ -108,6 +108,39 @@ import Testing
         #expect(prefix.match("語".utf8) == nil)
     }
 
+    /// With an exact prefix, the automaton's tag is the naive distance of what follows it when the input starts
+    /// with the same scalars, and nothing otherwise.
+    @Test(arguments: 0..<8 as Range<UInt64>)
+    func exactPrefixesTakeNoEdit(seed: UInt64) {
+        var rng = SplitMix64(seed: seed &+ 1_000)
+        let prefix = seed % 2 == 0
+        let fixed = Int(seed % 3)
+        for _ in 0..<30 {
+            let alphabet = rng.pick(Self.alphabets)
+            let term = (0..<Int.random(in: 1...6, using: &rng)).map { _ in rng.pick(alphabet) }
+            let dfa = ByteDFA(
+                Levenshtein.automaton(
+                    term.joined(), distance: 2, transpositions: true, prefix: prefix, exactPrefix: fixed))
+            let kept = min(fixed, term.count)
+            for _ in 0..<30 {
+                let input = Self.randomInput(near: term, alphabet: alphabet, using: &rng)
+                let expected =
+                    input.count >= kept && input.prefix(kept).elementsEqual(term.prefix(kept))
+                    ? Self.expectedTag(
+                        term: Array(term.dropFirst(kept).joined().unicodeScalars),
+                        input: Array(input.dropFirst(kept).joined().unicodeScalars), maximum: 2, transpositions: true,
+                        prefix: prefix)
+                    : nil
+                #expect(dfa.match(input.joined().utf8) == expected, "\(term) exact \(fixed) on \(input)")
+            }
+        }
+        let jesus = ByteDFA(
+            Levenshtein.automaton("jesus", distance: 1, transpositions: true, prefix: false, exactPrefix: 1))
+        #expect(jesus.match("jseus".utf8) == 1)
+        #expect(jesus.match("hesus".utf8) == nil)
+        #expect(jesus.match("ejsus".utf8) == nil)
+    }
+
     @Test func distanceIsClamped() {
         let none = ByteDFA(Levenshtein.automaton("abc", distance: -3, transpositions: false, prefix: false))
         #expect(none.match("abc".utf8) == 0)

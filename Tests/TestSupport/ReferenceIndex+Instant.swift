@@ -10,6 +10,16 @@ import Darwin
 #endif
 
 extension ReferenceIndex.Evaluator {
+    /// The typos between a typed word and a term as instant search counts them: the first `exactPrefix`
+    /// characters must be the same (none of them is edited), the rest is optimal-string-alignment distance (of
+    /// the term's closest prefix when `prefix`); `Int.max` when the start differs.
+    static func typos(_ typed: [Unicode.Scalar], _ term: [Unicode.Scalar], prefix: Bool, exactPrefix: Int) -> Int {
+        let fixed = min(exactPrefix, typed.count)
+        guard term.count >= fixed, term.prefix(fixed).elementsEqual(typed.prefix(fixed)) else { return .max }
+        return editDistance(
+            Array(typed.dropFirst(fixed)), Array(term.dropFirst(fixed)), transpositions: true, prefix: prefix)
+    }
+
     /// `Query.instant` by brute force, as Docs/INSTANT-SEARCH.md states it: every word must match in one of the
     /// fields within its typo budget (by optimal string alignment distance over scalars; the last word, unless
     /// the text ends with a separator, against every prefix of a term). A word scores 3 minus the typos of its
@@ -46,8 +56,9 @@ extension ReferenceIndex.Evaluator {
                 let word = words[w]
                 let wanted = Array(word.term.unicodeScalars)
                 let found = dictionary(entry.name).compactMap { term, docFreq -> (String, Int, Int)? in
-                    let d = ReferenceIndex.Evaluator.editDistance(
-                        wanted, Array(term.unicodeScalars), transpositions: true, prefix: word.prefix)
+                    let d = ReferenceIndex.Evaluator.typos(
+                        wanted, Array(term.unicodeScalars), prefix: word.prefix,
+                        exactPrefix: tolerance.exactPrefixLength)
                     return d <= word.budget ? (term, d, docFreq) : nil
                 }.sorted { a, b in
                     if a.1 != b.1 { return a.1 < b.1 }

@@ -42,8 +42,8 @@ extension ReferenceIndex {
         }
         var found: [(term: String, typos: Int, docFreq: Int)] = []
         for (term, docFreq) in evaluator.dictionary(name) {
-            let d = Evaluator.editDistance(
-                typed, Array(term.unicodeScalars), transpositions: true, prefix: isPrefix)
+            let d = Evaluator.typos(
+                typed, Array(term.unicodeScalars), prefix: isPrefix, exactPrefix: tolerance.exactPrefixLength)
             if d <= budget { found.append((term, d, docFreq)) }
         }
         // Typos only when the word as typed completes to fewer than `limit` terms.

@@ -12,6 +12,8 @@ package struct InstantWords: Sendable, Hashable {
         package var isPrefix: Bool
         /// Edits allowed, from the length of the word as typed.
         package var maxTypos: Int
+        /// Leading characters a typo may not touch (`TypoTolerance.exactPrefixLength`).
+        package var exactPrefix: Int
         /// Where the word is in the text, in UTF-8 offsets (what suggestions keep of the text before the last word).
         package var range: Range<Int>
     }
@@ -31,6 +33,7 @@ package struct InstantWords: Sendable, Hashable {
             return Word(
                 term: term, isPrefix: endsWord && i == tokens.count - 1,
                 maxTypos: tolerance.maxTypos(forLength: term.unicodeScalars.count),
+                exactPrefix: tolerance.exactPrefixLength,
                 range: token.offsetFrom..<token.offsetTo)
         }
     }

@@ -36,6 +36,7 @@ struct Suggester {
         guard let name = name ?? searcher.schema.searchedByDefault.first else {
             throw IndexError(.invalidArgument, "suggest: the schema has no indexed text field to complete")
         }
+        try tolerance.check()
         builder = try WeightBuilder(searcher: searcher)
         let (field, entry) = try builder.resolveTextual(name, for: "suggestions")
         guard entry.indexed else {

@@ -17,6 +17,8 @@ package final class AutomatonCache: Sendable {
         case regex(String)
         case wildcard(String)
         case fuzzy(String, distance: Int, transpositions: Bool, prefix: Bool)
+        /// An instant-search word: `fuzzy` with transpositions, whose first `exactPrefix` scalars take no edit.
+        case instant(String, distance: Int, prefix: Bool, exactPrefix: Int)
     }
 
     /// The cache every search uses.

@@ -13,6 +13,7 @@ package final class KeystrokeCache: Sendable {
         var term: [UInt8]
         var maxTypos: Int
         var isPrefix: Bool
+        var exactPrefix: Int
     }
 
     /// Words kept, most recently used last.
@@ -35,7 +36,7 @@ package final class KeystrokeCache: Sendable {
                     return (entry.matches, true)
                 }
                 guard kept.isPrefix, kept.field == key.field, kept.maxTypos == key.maxTypos,
-                    key.term.starts(with: kept.term)
+                    kept.exactPrefix == key.exactPrefix, key.term.starts(with: kept.term)
                 else { continue }
                 if best.map({ entries[$0].key.term.count < kept.term.count }) ?? true { best = i }
             }

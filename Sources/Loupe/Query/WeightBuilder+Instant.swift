@@ -10,12 +10,7 @@ extension WeightBuilder {
     @inline(__always) static func instantBonus(typos: Int) -> Float { Float(3 - typos) }
 
     func instantWeight(_ text: String, fields names: [String], tolerance: TypoTolerance) throws(IndexError) -> Weight {
-        guard tolerance.oneTypoFrom >= 1, tolerance.twoTyposFrom >= 1 else {
-            throw IndexError(
-                .invalidQuery,
-                "typo tolerance lengths must be ≥ 1 (got oneTypoFrom \(tolerance.oneTypoFrom), twoTyposFrom \(tolerance.twoTyposFrom))"
-            )
-        }
+        try tolerance.check()
         let fieldNames = names.isEmpty ? searcher.schema.searchedByDefault : names
         var fields: [(field: Int, entry: FieldEntry, words: InstantWords)] = []
         for name in fieldNames {

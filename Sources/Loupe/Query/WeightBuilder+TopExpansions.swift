@@ -40,7 +40,8 @@ extension WeightBuilder {
         if word.maxTypos == 0 && term.count <= CompletionTable.longestPrefix {
             return try shortPrefixExpansions(field, term, limit: limit, rank: rank)
         }
-        let cacheKey = KeystrokeCache.Key(field: field, term: term, maxTypos: word.maxTypos, isPrefix: word.isPrefix)
+        let cacheKey = KeystrokeCache.Key(
+            field: field, term: term, maxTypos: word.maxTypos, isPrefix: word.isPrefix, exactPrefix: word.exactPrefix)
         let kept = searcher.keystrokes.lookup(cacheKey)
         var perSegment: [TermMatches]
         if let kept, kept.exact {
@@ -50,10 +51,12 @@ extension WeightBuilder {
         } else if word.maxTypos == 0 {
             perSegment = try prefixWalk(field, term)
         } else {
-            let key = AutomatonCache.Key.fuzzy(
-                word.term, distance: word.maxTypos, transpositions: true, prefix: word.isPrefix)
+            let key = AutomatonCache.Key.instant(
+                word.term, distance: word.maxTypos, prefix: word.isPrefix, exactPrefix: word.exactPrefix)
             let nfa = AutomatonCache.shared.nfa(key) {
-                Levenshtein.automaton(word.term, distance: word.maxTypos, transpositions: true, prefix: word.isPrefix)
+                Levenshtein.automaton(
+                    word.term, distance: word.maxTypos, transpositions: true, prefix: word.isPrefix,
+                    exactPrefix: word.exactPrefix)
             }
             let searcher = self.searcher
             perSegment = try AutomatonCache.shared.withDFA(key, nfa: nfa, describing: "instant word '\(word.term)'") {

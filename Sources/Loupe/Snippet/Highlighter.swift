@@ -9,7 +9,7 @@ package final class Highlighter: Sendable {
     enum Matcher: Sendable {
         case exact([UInt8])
         case prefix([UInt8])
-        case fuzzy(String, distance: Int, transpositions: Bool, prefix: Bool)
+        case fuzzy(String, distance: Int, transpositions: Bool, prefix: Bool, exactPrefix: Int = 0)
         case regex(String)
         case wildcard(String)
         /// Terms in order, neighbours at most `slop` positions further apart; with `lastIsPrefix`, the last term
@@ -72,7 +72,9 @@ package final class Highlighter: Sendable {
                     out[field, default: []].append(
                         word.maxTypos == 0 && !word.isPrefix
                             ? .exact(Array(word.term.utf8))
-                            : .fuzzy(word.term, distance: word.maxTypos, transpositions: true, prefix: word.isPrefix))
+                            : .fuzzy(
+                                word.term, distance: word.maxTypos, transpositions: true, prefix: word.isPrefix,
+                                exactPrefix: word.exactPrefix))
                 }
             }
         case .regex(let field, let pattern):
@@ -124,13 +126,14 @@ private struct TokenMatcher {
         for m in matchers {
             switch m {
             case .phrase(let terms, let slop, let lastIsPrefix): phrases.append((terms, slop, lastIsPrefix))
-            case .fuzzy(let value, let distance, let transpositions, let prefix):
+            case .fuzzy(let value, let distance, let transpositions, let prefix, let exactPrefix):
                 singles.append(
                     (
                         m,
                         ByteDFA(
                             Levenshtein.automaton(
-                                value, distance: distance, transpositions: transpositions, prefix: prefix))
+                                value, distance: distance, transpositions: transpositions, prefix: prefix,
+                                exactPrefix: exactPrefix))
                     ))
             case .regex(let pattern): singles.append((m, (try? Regex.compile(pattern)).map { ByteDFA($0) }))
             case .wildcard(let pattern): singles.append((m, ByteDFA(Wildcard.automaton(pattern))))

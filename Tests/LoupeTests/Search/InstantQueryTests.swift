@@ -141,5 +141,11 @@ import Testing
         #expect(try ids("piza hut") == ["none"])
         #expect(try ids("piz") == ["none"]) // a prefix of "pizza"
         #expect(try ids("pzi").isEmpty) // three characters allow no typo
+        // The first character takes no typo unless the tolerance says so.
+        #expect(try ids("hesus").isEmpty)
+        #expect(try index.search(.instant("hesus", typoTolerance: TypoTolerance(exactPrefixLength: 0))).count == 1)
+        #expect(throws: IndexError.self) {
+            try index.search(.instant("hesus", typoTolerance: TypoTolerance(exactPrefixLength: -1)))
+        }
     }
 }
