@@ -42,7 +42,7 @@ extension Searcher {
             (weight, counts) = try countingPass(instant, filter: filter, facets: facetFields)
         }
         let highlighter = Highlighter(searcher: self, query: instant)
-        var addresses: [(score: Float, address: DocAddress)]
+        let addresses: [(score: Float, address: DocAddress)]
         if let popular {
             var top = PopularTopDocsCollector(k: limit, field: popular.field)
             try collect(weight, into: &top)
@@ -57,7 +57,6 @@ extension Searcher {
         for (score, address) in addresses {
             hits.append(SearchHit(score: score, document: try document(address), highlighter: highlighter))
         }
-        addresses.removeAll()
         var facetCounts: [String: [FacetCount]] = [:]
         for (i, facet) in facetFields.enumerated() {
             facetCounts[facet.name] = counts.facets[i].top(facetLimit, type: facet.type)

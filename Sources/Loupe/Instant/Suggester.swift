@@ -3,22 +3,16 @@ import LoupeAnalysis
 /// Completions of the text being typed (`Searcher.suggest`; Docs/INSTANT-SEARCH.md has the rules).
 ///
 /// The last word is expanded as instant search expands it: its completions, and — when it completes to fewer
-/// than the suggestions asked for — within its typo budget the terms whose start is that close. The `candidates` most frequent (a typo dividing the frequency by `typoPenalty`) are
-/// then counted for real: live documents only, and with earlier words, only documents that also match them.
-/// Completions that still match with the earlier words come first, then they rank by that count (or summed
-/// popularity) with the same typo penalty. History entries starting with the text come before all of them.
+/// than the suggestions asked for — within its typo budget the terms whose start is that close. The `candidates`
+/// most frequent (each typo dividing the frequency by 16, `rank`) are then counted for real: live documents only,
+/// and with earlier words, only documents that also match them. Completions that still match with the earlier
+/// words come first, then they rank by that count (or summed popularity) with the same typo penalty. History
+/// entries starting with the text come before all of them.
 struct Suggester {
     /// Completions counted exactly per request; the rest of the expansion only competes on document frequency.
     static let candidates = 32
-    /// What one typo multiplies a completion's frequency by when ranking.
-    static let typoPenalty = 1.0 / 16
-
-    /// `frequency` less `typoPenalty` for each typo.
-    static func penalized(_ frequency: Double, typos: Int) -> Double {
-        var rank = frequency
-        for _ in 0..<typos { rank *= typoPenalty }
-        return rank
-    }
+    /// How completions rank: their frequency, each typo multiplying it by 1/16.
+    static let rank = WeightBuilder.ExpansionRank.typosMultiplyBy(1.0 / 16)
 
     private let searcher: Searcher
     private let builder: WeightBuilder
@@ -108,10 +102,11 @@ struct Suggester {
         /// `count`, or the documents' summed popularity.
         var frequency: Double
 
-        var typos: Int { Int(expansion.tag) }
-
-        /// Where the completion ranks among those matching: its frequency, less for each typo.
-        var rank: Double { Suggester.penalized(frequency, typos: typos) }
+        /// Where the completion ranks: among those matching, by its frequency; among the others (earlier words
+        /// that match nothing with it), by its document frequency; less for each typo.
+        var rank: Double {
+            Suggester.rank.value(tag: expansion.tag, frequency: count > 0 ? frequency : Double(expansion.docFreq))
+        }
     }
 
     private func fromIndex(_ text: String, limit: Int) throws(IndexError) -> [Suggestion] {
@@ -120,14 +115,12 @@ struct Suggester {
         // The word as typed first; typos only when it completes to fewer than `limit` terms.
         var asTyped = last
         asTyped.maxTypos = 0
-        var found = try builder.topExpansions(
-            field, asTyped, limit: Self.candidates, rank: .typosMultiplyBy(Self.typoPenalty))
+        var found = try builder.topExpansions(field, asTyped, limit: Self.candidates, rank: Self.rank)
         if found.count < limit && last.maxTypos > 0 {
-            found = try builder.topExpansions(
-                field, last, limit: Self.candidates, rank: .typosMultiplyBy(Self.typoPenalty))
+            found = try builder.topExpansions(field, last, limit: Self.candidates, rank: Self.rank)
         }
-        let headEnd = last.range.lowerBound
-        let head = words.count > 1 ? try headMatches(String(decoding: text.utf8.prefix(headEnd), as: UTF8.self)) : nil
+        let kept = String(decoding: text.utf8.prefix(last.range.lowerBound), as: UTF8.self)
+        let head = words.count > 1 ? try headMatches(kept) : nil
         var candidates: [Candidate] = []
         for expansion in found {
             let (count, popular) = try tally(expansion, within: head)
@@ -137,11 +130,8 @@ struct Suggester {
         }
         candidates.sort { a, b in
             if (a.count > 0) != (b.count > 0) { return a.count > 0 }
-            let ra = a.count > 0 ? a.rank : Self.penalized(Double(a.expansion.docFreq), typos: a.typos)
-            let rb = b.count > 0 ? b.rank : Self.penalized(Double(b.expansion.docFreq), typos: b.typos)
-            return ra != rb ? ra > rb : a.expansion.term.lexicographicallyPrecedes(b.expansion.term)
+            return a.rank != b.rank ? a.rank > b.rank : a.expansion.term.lexicographicallyPrecedes(b.expansion.term)
         }
-        let kept = String(decoding: text.utf8.prefix(headEnd), as: UTF8.self)
         let typed = Array(last.term.unicodeScalars)
         return candidates.prefix(limit).map { candidate in
             let completion = String(decoding: candidate.expansion.term, as: UTF8.self)
@@ -150,7 +140,7 @@ struct Suggester {
             let end = full.utf8.index(full.utf8.startIndex, offsetBy: kept.utf8.count + matched)
             return Suggestion(
                 text: full, count: candidate.count, source: .index, matchedRange: full.startIndex..<end,
-                typos: candidate.typos)
+                typos: Int(candidate.expansion.tag))
         }
     }
 

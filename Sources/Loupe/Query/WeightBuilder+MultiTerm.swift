@@ -231,16 +231,8 @@ extension WeightBuilder {
     /// Terms starting with `prefix`, merged over the segments.
     func prefixExpansions(_ field: Int, _ prefix: [UInt8]) throws(IndexError) -> [Expansion] {
         var merged = Merger(segmentCount: searcher.segments.count)
-        for (s, segment) in searcher.segments.enumerated() {
-            try segment.readingTerms { (terms) throws(FormatError) in
-                unsafe try terms.field(field)?.forEachTerm(
-                    from: prefix, includingLower: true, to: nil, includingUpper: false
-                ) { key, info in
-                    guard unsafe key.starts(with: prefix) else { return false }
-                    unsafe merged.add(key, info, tag: 0, segment: s)
-                    return true
-                }
-            }
+        for (s, matches) in try prefixWalk(field, prefix).enumerated() {
+            for i in 0..<matches.count { merged.add(matches.key(i), matches.infos[i], tag: 0, segment: s) }
         }
         return merged.expansions
     }

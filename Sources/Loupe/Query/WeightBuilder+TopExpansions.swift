@@ -14,12 +14,13 @@ extension WeightBuilder {
         /// Documents, each typo multiplying them by the factor (suggestions).
         case typosMultiplyBy(Double)
 
-        @inline(__always) func value(tag: UInt8, docFreq: UInt64) -> Double {
+        /// The rank of a term with `tag` typos held by `frequency` documents (or as much popularity).
+        @inline(__always) func value(tag: UInt8, frequency: Double) -> Double {
             switch self {
             case .fewestTyposFirst:
-                return Double(docFreq) - Double(tag) * 0x1p40
+                return frequency - Double(tag) * 0x1p40
             case .typosMultiplyBy(let factor):
-                var rank = Double(docFreq)
+                var rank = frequency
                 for _ in 0..<tag { rank *= factor }
                 return rank
             }
@@ -78,7 +79,7 @@ extension WeightBuilder {
     }
 
     /// Every term of `field` starting with `prefix`, per segment.
-    private func prefixWalk(_ field: Int, _ prefix: [UInt8]) throws(IndexError) -> [TermMatches] {
+    func prefixWalk(_ field: Int, _ prefix: [UInt8]) throws(IndexError) -> [TermMatches] {
         var perSegment: [TermMatches] = []
         for segment in searcher.segments {
             var matches = TermMatches(keepingKeys: true)
@@ -135,8 +136,8 @@ extension WeightBuilder {
             }
         }
         candidates.sort { a, b in
-            let ra = rank.value(tag: 0, docFreq: a.docFreq)
-            let rb = rank.value(tag: 0, docFreq: b.docFreq)
+            let ra = rank.value(tag: 0, frequency: Double(a.docFreq))
+            let rb = rank.value(tag: 0, frequency: Double(b.docFreq))
             return ra != rb ? ra > rb : a.term.lexicographicallyPrecedes(b.term)
         }
         return Array(candidates.prefix(limit))
@@ -169,7 +170,7 @@ extension WeightBuilder {
                 docFreq += UInt64(perSegment[s].infos[next[s]].docFreq)
                 tag = min(tag, perSegment[s].tags[next[s]])
             }
-            let value = rank.value(tag: tag, docFreq: docFreq)
+            let value = rank.value(tag: tag, frequency: Double(docFreq))
             // Terms come in ascending order, so one that only ties the worst kept never displaces it.
             if kept.count < limit || value > kept[kept.count - 1].rank {
                 var infos = [TermInfo?](repeating: nil, count: perSegment.count)
