@@ -161,7 +161,8 @@ def read_loupe_json(path):
 def engine_job(engine, args, queries, schema, fuzzy):
     """What a tantivy, FTS5 or Lucene worker is given: the inputs, the run's settings and its working folder."""
     return {"corpus": args.corpus, "schema": schema, "queries": queries, "repeat": args.repeat,
-            "limit_docs": args.limit_docs, "memory_mb": args.memory_mb, "workdir": args.workdir,
+            "limit_docs": args.limit_docs, "memory_mb": args.memory_mb,
+            "threads": args.threads or 1, "workdir": args.workdir,
             "floor_query": floor_query(schema), "floor_samples": FLOOR_SAMPLES,
             "judge": [{k: f[k] for k in ("query", "intended", "fields")} for f in fuzzy],
             "upserts": args.upserts_path if engine == "tantivy" else None, "upsert_batch": args.upsert_batch,
@@ -201,7 +202,8 @@ def parse_args(argv):
     ap.add_argument("--rounds", type=int, default=1,
                     help="run every engine this many times, in alternating order, each keeping per query its best "
                          "round (default 1)")
-    ap.add_argument("--threads", type=int, help="passed to loupe-bench (tantivy and FTS5 always use one)")
+    ap.add_argument("--threads", type=int,
+                    help="indexing threads of Loupe and tantivy (default 1; Lucene and FTS5 always use one)")
     ap.add_argument("--memory-mb", type=int, help="indexing memory budget for every engine (default: Loupe's, or 50)")
     ap.add_argument("--limit-docs", type=int, help="index only the first N docs")
     ap.add_argument("--queries-limit", type=int, help="run only the first N queries")

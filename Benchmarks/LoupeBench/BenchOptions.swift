@@ -1,3 +1,5 @@
+import Loupe
+
 /// Command-line options of loupe-bench.
 struct BenchOptions {
     struct UsageError: Error { var message: String }
@@ -100,9 +102,8 @@ struct BenchOptions {
         if options.reuseIndex && options.indexDirectory == nil {
             throw UsageError(message: "--reuse-index needs --index-dir")
         }
-        guard options.threads == 1 else {
-            throw UsageError(
-                message: "Loupe's writer indexes on one thread; --threads \(options.threads) is not supported yet")
+        guard (1...IndexWriter.maxThreads).contains(options.threads) else {
+            throw UsageError(message: "--threads needs 1 to \(IndexWriter.maxThreads) (got \(options.threads))")
         }
         return options
     }

@@ -35,6 +35,7 @@ struct BenchReport {
 
     let corpus: String
     let memoryMB: Int
+    let threads: Int
     let repetitions: Int
     var index = IndexResult()
     var open = OpenResult()
@@ -56,9 +57,10 @@ struct BenchReport {
     /// The suggestion-quality cases, when loupe-bench was given `--suggest-quality`.
     var suggestQuality: SuggestQualityResult?
 
-    init(corpus: String, memoryMB: Int, repetitions: Int) {
+    init(corpus: String, memoryMB: Int, threads: Int, repetitions: Int) {
         self.corpus = corpus
         self.memoryMB = memoryMB
+        self.threads = threads
         self.repetitions = repetitions
     }
 
@@ -100,7 +102,7 @@ struct BenchReport {
         var engine: [String: Any] = [
             "engine": "loupe",
             "version": "0.1.0-dev",
-            "config": ["memory_budget_mb": memoryMB, "threads": 1, "repeat": repetitions, "build": "release"],
+            "config": ["memory_budget_mb": memoryMB, "threads": threads, "repeat": repetitions, "build": "release"],
             "index": [
                 "docs": index.docs, "docs_failed": index.failed, "input_bytes": index.inputBytes,
                 "index_s": index.seconds,

@@ -16,7 +16,7 @@ extension BenchRun {
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            let writer = try index.writer(memoryBudget: options.memoryMB * 1_000_000)
+            let writer = try index.writer(memoryBudget: options.memoryMB * 1_000_000, threads: options.threads)
             for (n, upsert) in zip(1..., upserts.entries) {
                 try writer.deleteDocuments(field: upserts.idField, equals: upsert.id)
                 do {

@@ -11,7 +11,9 @@ struct BenchRun {
         let directory = options.indexDirectory ?? NSTemporaryDirectory() + "loupe-bench-" + UUID().uuidString
         if !options.reuseIndex { try? FileManager.default.removeItem(atPath: directory) }
         defer { if options.indexDirectory == nil { try? FileManager.default.removeItem(atPath: directory) } }
-        var report = BenchReport(corpus: options.corpus, memoryMB: options.memoryMB, repetitions: options.repetitions)
+        var report = BenchReport(
+            corpus: options.corpus, memoryMB: options.memoryMB, threads: options.threads,
+            repetitions: options.repetitions)
         if !options.reuseIndex { try index(schema: schema, into: directory, report: &report) }
         try open(directory, report: &report)
         let queries = BenchQuery.load(
@@ -39,7 +41,7 @@ struct BenchRun {
         let clock = ContinuousClock()
         let start = clock.now
         let index = try Index(path: directory, schema: schema)
-        let writer = try index.writer(memoryBudget: options.memoryMB * 1_000_000)
+        let writer = try index.writer(memoryBudget: options.memoryMB * 1_000_000, threads: options.threads)
         var docs = 0
         var failed = 0
         while let line = try reader.nextLine() {
@@ -53,6 +55,8 @@ struct BenchRun {
             }
         }
         try writer.commit()
+        // The merges the commit started, as tantivy's side waits for its merging threads.
+        writer.waitForMerges()
         let seconds = (clock.now - start).seconds
         try index.reload()
         report.index = .init(

@@ -133,7 +133,7 @@ def run_updates(index, path, job):
     batch = job["upsert_batch"]
     failed = commits = 0
     start = time.perf_counter()
-    writer = index.writer(heap_size=job["memory_mb"] * 1_000_000, num_threads=1)
+    writer = index.writer(heap_size=job["memory_mb"] * 1_000_000, num_threads=job["threads"])
     for n, (ident, doc) in enumerate(upserts, 1):
         writer.delete_documents_by_term(id_field, ident)
         try:
@@ -157,14 +157,14 @@ def run_updates(index, path, job):
 
 
 def run_tantivy(job):
-    """Indexes with one writer thread and Loupe's memory budget, then times open and queries."""
+    """Indexes with Loupe's writer threads (one by default) and memory budget, then times open and queries."""
     schema = job["schema"]
     path = os.path.join(job["workdir"], "tantivy")
     os.makedirs(path)
     index = tantivy.Index(tantivy_schema(schema), path=path)
     docs = failed = input_bytes = 0
     start = time.perf_counter()
-    writer = index.writer(heap_size=job["memory_mb"] * 1_000_000, num_threads=1)
+    writer = index.writer(heap_size=job["memory_mb"] * 1_000_000, num_threads=job["threads"])
     for line in corpus_lines(job["corpus"], job["limit_docs"]):
         input_bytes += len(line)
         try:
@@ -192,8 +192,8 @@ def run_tantivy(job):
                         *search_modes(searcher, id_field))
     judged = relevant_ids(index, searcher, id_field, job.get("judge") or []) if id_field else {}
     result = {"engine": "tantivy", "version": importlib.metadata.version("tantivy"),
-              "config": {"heap_size_bytes": job["memory_mb"] * 1_000_000, "num_threads": 1, "repeat": job["repeat"],
-                         "top10": "search(limit=10, count=True) + doc(addr) per hit",
+              "config": {"heap_size_bytes": job["memory_mb"] * 1_000_000, "num_threads": job["threads"],
+                         "repeat": job["repeat"], "top10": "search(limit=10, count=True) + doc(addr) per hit",
                          "pruned": "search(limit=10, count=False), no doc()", "count": "search(limit=1).count",
                          "timed": "writer creation → commit + wait_merging_threads; reads and gunzips the file",
                          "peak_rss": "whole Python worker process", "default_fields": schema["default_fields"]},

@@ -153,13 +153,28 @@ public final class Index: Sendable {
 
     /// The single writer of this index. The index keeps a weak reference to it, so its one-call updates
     /// (`add`, `upsert`, `write`, `optimize`, …) run on it while it is open; close or release it to open another.
-    /// - Parameter memoryBudget: bytes of buffered documents before they are flushed to a new segment (≥ 1 MB).
-    /// - Throws: `IndexError` `.writerLocked` when another writer (in this or another process) holds the index.
-    public func writer(memoryBudget: Int = IndexWriter.defaultMemoryBudget) throws(IndexError) -> IndexWriter {
-        guard memoryBudget >= 1_000_000 else {
-            throw IndexError(.invalidArgument, "memory budget must be at least 1,000,000 bytes (got \(memoryBudget))")
+    /// - Parameters:
+    ///   - memoryBudget: bytes of buffered documents, over all indexing threads, before they are flushed to new
+    ///     segments (≥ 1 MB a thread).
+    ///   - threads: indexing threads, 1 to `IndexWriter.maxThreads`; nil for
+    ///     `IndexWriter.defaultThreads(memoryBudget:)`. See the writer's "Indexing threads".
+    /// - Throws: `IndexError` `.invalidArgument` for a thread count out of range or a budget under 1 MB a
+    ///   thread, `.writerLocked` when another writer (in this or another process) holds the index.
+    public func writer(
+        memoryBudget: Int = IndexWriter.defaultMemoryBudget, threads: Int? = nil
+    ) throws(IndexError) -> IndexWriter {
+        let threads = threads ?? IndexWriter.defaultThreads(memoryBudget: memoryBudget)
+        guard (1...IndexWriter.maxThreads).contains(threads) else {
+            throw IndexError(
+                .invalidArgument, "indexing threads must be 1 to \(IndexWriter.maxThreads) (got \(threads))")
         }
-        let writer = try IndexWriter(index: self, memoryBudget: memoryBudget)
+        guard memoryBudget >= 1_000_000 * threads else {
+            throw IndexError(
+                .invalidArgument,
+                "memory budget must be at least 1,000,000 bytes a thread, \(1_000_000 * threads) for \(threads) "
+                    + "(got \(memoryBudget))")
+        }
+        let writer = try IndexWriter(index: self, memoryBudget: memoryBudget, threads: threads)
         openWriter = writer
         return writer
     }

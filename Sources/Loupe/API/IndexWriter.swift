@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The one writer of an index: buffers documents in memory, flushes them to new segments when the memory
 /// budget fills, and publishes them — and the deletions asked for — atomically at `commit()`.
 ///
@@ -22,18 +28,36 @@
 /// converted against the schema before the lock is taken, so tasks adding at once convert in parallel and
 /// queue only to buffer. A call that commits, merges or waits for merges holds the lock, and so blocks the
 /// other callers, until it returns. Merges themselves run on a background queue.
+///
+/// **Indexing threads.** With more than one thread (`Index.writer(memoryBudget:threads:)`), the writer's thread
+/// hands the documents over in batches of 64, in order, to indexing threads that each build a segment of their
+/// own with an equal share of the memory budget, as tantivy's do. Opstamps and deletes mean what they mean with
+/// one thread; `commit()` waits for every thread to flush. Each thread makes its own segments, so a commit
+/// yields up to one segment a thread, and documents added in one order may be stored in several segments.
 public final class IndexWriter: Sendable {
     /// The indexing memory budget when none is given: 50 MB, tantivy's and the bindings' default.
     public static let defaultMemoryBudget = 50_000_000
+
+    /// The most indexing threads a writer can have.
+    public static let maxThreads = 64
+
+    /// The indexing threads a writer gets when none are asked for: one per processor core, at most 8, and no more
+    /// than leave each thread 15 MB of `memoryBudget`; at least one. This is tantivy's rule (`Index::writer`).
+    public static func defaultThreads(memoryBudget: Int) -> Int {
+        max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8, memoryBudget / 15_000_000))
+    }
 
     let index: Index
     private let engine: Locked<SegmentUpdater>
 
     /// - Parameter removingOrphans: remove the files no commit references now (false for `garbageCollect`, which
     ///   lists what it removes).
-    init(index: Index, memoryBudget: Int, removingOrphans: Bool = true) throws(IndexError) {
+    /// - Parameter threads: indexing threads sharing `memoryBudget` (1: index on the caller's thread).
+    init(index: Index, memoryBudget: Int, threads: Int = 1, removingOrphans: Bool = true) throws(IndexError) {
         self.index = index
-        engine = Locked(try SegmentUpdater(index: index, memoryBudget: memoryBudget, removingOrphans: removingOrphans))
+        engine = Locked(
+            try SegmentUpdater(
+                index: index, memoryBudget: memoryBudget, threads: threads, removingOrphans: removingOrphans))
     }
 
     /// Runs `body` on the engine, holding the lock.

@@ -8,7 +8,7 @@ extension SegmentUpdater {
         for name in unreferencedFiles() { try? index.directory.delete(name) }
     }
 
-    /// Segment files no commit references, no searcher of this index has open and no background merge is writing:
+    /// Segment files no commit references, no searcher of this index has open and no background merge or indexing thread is writing:
     /// leftovers of a crash or a rollback, segments merged away or dropped because every document was deleted,
     /// and deleted-documents files of older generations. Segments flushed since the last commit are referenced.
     func unreferencedFiles() -> [String] {
@@ -22,7 +22,7 @@ extension SegmentUpdater {
             }
             let parts = name.split(separator: ".", maxSplits: 1)
             guard parts.count == 2, let id = SegmentID(String(parts[0])) else { return false }
-            return live[id] == nil && !open.contains(id) && !merges.isOutput(id)
+            return live[id] == nil && !open.contains(id) && !merges.isOutput(id) && threads?.isOutput(id) != true
         }
     }
 

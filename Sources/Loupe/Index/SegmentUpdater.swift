@@ -12,6 +12,8 @@
 /// - `committed` is the last commit point this updater wrote or read; `pending` lists the segments flushed since,
 ///   whose files exist but which no commit lists yet.
 /// - It is a value owned by one `IndexWriter`, which serializes every call to it behind a lock.
+/// - With more than one indexing thread, `current` stays empty: documents go to `threads` in batches of
+///   `IndexingThreads.batchSize`, and the segments the threads flush join `pending` at the next flush.
 struct SegmentUpdater {
     let index: Index
     /// The index's writer lock; nil once the updater is closed.
@@ -26,6 +28,10 @@ struct SegmentUpdater {
     /// The merges running in the background, and those waiting to be published.
     let merges = BackgroundMerges()
     private var current: SegmentWriter
+    /// The indexing threads; nil with one thread, when documents are indexed on the caller's.
+    let threads: IndexingThreads?
+    /// Documents not yet handed over to `threads`.
+    private var batch = IndexingThreads.Batch()
     /// Segments flushed since the last commit (their files exist, meta.json does not list them yet).
     private(set) var pending: [IndexMeta.SegmentMeta] = []
     private var opstamp: UInt64
@@ -44,7 +50,8 @@ struct SegmentUpdater {
     /// - Parameter removingOrphans: remove the files no commit references now (false for `garbageCollect`, which
     ///   lists what it removes).
     /// - Throws: `IndexError` `.writerLocked` when another writer holds the index.
-    init(index: Index, memoryBudget: Int, removingOrphans: Bool) throws(IndexError) {
+    /// - Parameter threads: indexing threads, sharing `memoryBudget` equally.
+    init(index: Index, memoryBudget: Int, threads: Int = 1, removingOrphans: Bool) throws(IndexError) {
         do {
             lock = try index.directory.lockWriter()
         } catch {
@@ -55,6 +62,11 @@ struct SegmentUpdater {
         committed = try Index.readMeta(index.directory)
         opstamp = committed.opstamp
         current = try SegmentWriter(schema: committed.schema, analyzers: index.analyzers)
+        self.threads =
+            threads > 1
+            ? IndexingThreads(
+                count: threads, memoryBudget: memoryBudget, schema: committed.schema, analyzers: index.analyzers,
+                directory: index.directory) : nil
         if removingOrphans { removeUnreferencedFiles() }
     }
 
@@ -64,34 +76,74 @@ struct SegmentUpdater {
     /// Buffers a document (flushing the buffer once it passes the memory budget); returns its opstamp.
     mutating func add(_ document: PreparedDocument) throws(IndexError) -> UInt64 {
         try checkNoFailedFlush()
-        current.add(document)
         opstamp += 1
-        bufferedOpstamps.append(opstamp)
         uncommittedDocuments += 1
+        if let threads {
+            batch.append(document, opstamp: opstamp)
+            if batch.count >= IndexingThreads.batchSize { try handOver(to: threads) }
+            return opstamp
+        }
+        current.add(document)
+        bufferedOpstamps.append(opstamp)
         if current.memoryUsage >= memoryBudget { try flush() }
         return opstamp
     }
 
-    /// Writes the buffered documents as a new (uncommitted) segment.
+    /// Queues the batch for the indexing threads; throws if one of their flushes has failed.
+    private mutating func handOver(to threads: IndexingThreads) throws(IndexError) {
+        if let failure = threads.failure {
+            failedFlush = failure
+            throw failure
+        }
+        threads.submit(batch)
+        batch = IndexingThreads.Batch()
+    }
+
+    /// Writes the buffered documents as new (uncommitted) segments: the writer's own, or those of the indexing
+    /// threads once they have all flushed.
     private mutating func flush() throws(IndexError) {
+        if let threads {
+            if batch.count > 0 { threads.submit(batch) }
+            batch = IndexingThreads.Batch()
+            let (flushed, failure) = threads.join()
+            if let failure {
+                failedFlush = failure
+                throw failure
+            }
+            for segment in flushed {
+                pending.append(segment.meta)
+                flushedOpstamps[segment.meta.id] = segment.opstamps
+            }
+            return
+        }
         guard current.maxDoc > 0 else { return }
         let fresh = try SegmentWriter(schema: committed.schema, analyzers: index.analyzers)
         let writer = current
         current = fresh
         let meta = IndexMeta.SegmentMeta(id: SegmentID(), maxDoc: Int(writer.maxDoc))
-        let files = SegmentSerializer.serialize(writer)
-        for (component, bytes) in files {
-            do {
-                try index.directory.writeAtomically(component.fileName(meta.id), bytes)
-            } catch {
-                let failure = IndexError(storage: error, file: component.fileName(meta.id), segment: meta.id)
-                failedFlush = failure
-                throw failure
-            }
+        do {
+            try Self.write(writer, as: meta.id, to: index.directory)
+        } catch {
+            failedFlush = error
+            throw error
         }
         pending.append(meta)
         flushedOpstamps[meta.id] = bufferedOpstamps
         bufferedOpstamps = []
+    }
+
+    /// Serializes `writer` and writes its files under `id`, each atomically.
+    /// - Throws: `IndexError` `.io` naming the file that could not be written.
+    static func write(
+        _ writer: consuming SegmentWriter, as id: SegmentID, to directory: any Directory
+    ) throws(IndexError) {
+        for (component, bytes) in SegmentSerializer.serialize(writer) {
+            do {
+                try directory.writeAtomically(component.fileName(id), bytes)
+            } catch {
+                throw IndexError(storage: error, file: component.fileName(id), segment: id)
+            }
+        }
     }
 
     /// Records a deletion of the documents matching `query` added so far; returns its opstamp.
@@ -165,6 +217,8 @@ struct SegmentUpdater {
 
     /// Drops every document and deletion since the last commit, and the segment files flushed for them.
     mutating func rollback() throws(IndexError) {
+        threads?.discard()
+        batch = IndexingThreads.Batch()
         current = try SegmentWriter(schema: committed.schema, analyzers: index.analyzers)
         pending = []
         deletes = []

@@ -23,7 +23,7 @@ package final class ByteStreamArena {
     }
 
     package init() {
-        capacity = 1 << 20
+        capacity = 1 << 17
         unsafe base = .allocate(capacity: capacity)
     }
 

@@ -13,7 +13,12 @@ struct IndexCommand: Command {
         options: [
             OptionSpec(
                 name: "schema", valueName: "S.json", help: "Create the index with this schema if there is none."),
-            OptionSpec(name: "memory-mb", valueName: "N", help: "Buffer N MB of documents per segment (default 50)."),
+            OptionSpec(
+                name: "memory-mb", valueName: "N",
+                help: "Buffer N MB of documents, over all indexing threads, before a flush (default 50)."),
+            OptionSpec(
+                name: "threads", valueName: "N",
+                help: "Index on N threads (default: one a core, at most 8, and at least 15 MB of budget each)."),
             OptionSpec(
                 name: "commit-every", valueName: "N", help: "Commit after every N documents (default: at the end)."),
             OptionSpec(name: "skip-bad", valueName: nil, help: "Report and skip lines that do not fit the schema."),
@@ -28,6 +33,7 @@ struct IndexCommand: Command {
     let file: String
     let schemaPath: String?
     let memoryBudgetBytes: Int
+    let threads: Int?
     let commitEvery: Int?
     let skipBad: Bool
 
@@ -36,6 +42,7 @@ struct IndexCommand: Command {
         file = arguments.positionals[1]
         schemaPath = arguments.value("schema")
         memoryBudgetBytes = (try arguments.integer("memory-mb", minimum: 1) ?? 50) * 1_000_000
+        threads = try arguments.integer("threads", minimum: 1, maximum: IndexWriter.maxThreads)
         commitEvery = try arguments.integer("commit-every", minimum: 1)
         skipBad = arguments.flag("skip-bad")
     }
@@ -44,7 +51,7 @@ struct IndexCommand: Command {
         // The input first, so a mistyped file name does not leave a new, empty index behind.
         let input = try JSONLImport.open(file, console: console)
         let index = try openOrCreate()
-        let writer = try engine(index.writer(memoryBudget: memoryBudgetBytes))
+        let writer = try engine(index.writer(memoryBudget: memoryBudgetBytes, threads: threads))
         let summary = try JSONLImport(commitEvery: commitEvery, skipBad: skipBad)
             .run(input, source: file == "-" ? "stdin" : file, into: writer, console: console)
         console.out.line(

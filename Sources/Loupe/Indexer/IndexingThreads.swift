@@ -1,0 +1,244 @@
+import Dispatch
+import LoupeAnalysis
+
+/// The indexing threads of a writer opened with more than one thread (tantivy's indexing workers).
+///
+/// The writer's thread hands documents over in batches, in opstamp order, to one queue that every indexing
+/// thread takes from; each thread indexes the batches it takes into a segment writer of its own, flushes it to a
+/// new segment when the writer passes its share of the memory budget, and starts another. A thread takes whole
+/// batches in queue order, so within each of its segments the documents' opstamps increase with their ids, as
+/// the deletes of a commit expect (`SegmentUpdater+Deletes.swift`).
+///
+/// `join()` (at commit) ends every thread's current segment and waits for all of them; `discard()` (at rollback)
+/// waits for them after they drop what they hold. The threads start again on the next batch.
+///
+/// Invariants:
+/// - The queue is bounded (`queueCapacity` batches), so the writer's thread waits while the indexing threads
+///   are behind, and buffered documents stay within the budget plus a few batches.
+/// - The files of a segment a thread has flushed are protected from clean-ups (`isOutput`) until `join()`
+///   hands the segment over.
+/// - After a flush fails, the threads index nothing more until `join()` reports the failure.
+/// - The threads hold only `Workers`, never this object, so when the writer goes away with documents
+///   uncommitted, `deinit` stops them without a flush.
+package final class IndexingThreads: Sendable {
+    /// Documents handed over together, with the opstamp of each.
+    package struct Batch: Sendable {
+        package var documents: [PreparedDocument] = []
+        package var opstamps: [UInt64] = []
+
+        package var count: Int { documents.count }
+
+        package init() {}
+
+        package mutating func append(_ document: PreparedDocument, opstamp: UInt64) {
+            documents.append(document)
+            opstamps.append(opstamp)
+        }
+    }
+
+    /// A segment a thread flushed, with the opstamp of each of its documents by document id.
+    package struct Flushed: Sendable {
+        package var meta: IndexMeta.SegmentMeta
+        package var opstamps: [UInt64]
+    }
+
+    /// Documents per batch: enough that taking a batch costs little next to indexing it, few enough that the
+    /// threads share a small commit.
+    package static let batchSize = 64
+
+    private let workers: Workers
+
+    /// - Parameters:
+    ///   - count: indexing threads (≥ 2; one thread indexes on the writer's thread instead).
+    ///   - memoryBudget: the writer's whole budget, shared equally between the threads.
+    package init(count: Int, memoryBudget: Int, schema: Schema, analyzers: AnalyzerRegistry, directory: any Directory) {
+        workers = Workers(
+            count: count, budgetPerThread: memoryBudget / count, schema: schema, analyzers: analyzers,
+            directory: directory)
+    }
+
+    deinit { workers.abandon() }
+
+    /// Queues `batch` for the threads, starting them if they are not running; waits while the queue is full.
+    package func submit(_ batch: Batch) { workers.submit(batch) }
+
+    /// Why a flush failed since the last `join()`, if one did.
+    package var failure: IndexError? { workers.state.withLock { $0.failure } }
+
+    /// Whether `segment` is one a thread has flushed and `join()` has not handed over yet.
+    package func isOutput(_ segment: SegmentID) -> Bool { workers.state.withLock { $0.outputs.contains(segment) } }
+
+    /// Ends every thread's segment, waits for the threads, and hands over the segments flushed since the last
+    /// join, in the order of their first documents; or the failure of a flush, whose documents are lost.
+    package func join() -> (flushed: [Flushed], failure: IndexError?) { workers.join(dropping: false) }
+
+    /// Stops every thread without flushing what it holds, and waits for them; forgets the segments flushed since
+    /// the last join, whose files are then left to the writer's clean-up.
+    package func discard() { _ = workers.join(dropping: true) }
+}
+
+/// What the indexing threads share: the queue, the configuration and the results.
+private final class Workers: Sendable {
+    struct State {
+        var running = false
+        /// Set by a rollback or when the writer went away: the threads drop what they hold.
+        var dropping = false
+        var flushed: [IndexingThreads.Flushed] = []
+        var failure: IndexError?
+        /// Segments flushed and not yet handed over by `join()`.
+        var outputs: Set<SegmentID> = []
+    }
+
+    let count: Int
+    let state = Locked(State())
+    private let budgetPerThread: Int
+    private let schema: Schema
+    private let analyzers: AnalyzerRegistry
+    private let directory: any Directory
+    private let queue: BatchQueue
+    private let threads: [DispatchQueue]
+    private let running = DispatchGroup()
+
+    init(count: Int, budgetPerThread: Int, schema: Schema, analyzers: AnalyzerRegistry, directory: any Directory) {
+        self.count = count
+        self.budgetPerThread = budgetPerThread
+        self.schema = schema
+        self.analyzers = analyzers
+        self.directory = directory
+        queue = BatchQueue(capacity: 2 * count)
+        threads = (0..<count).map { DispatchQueue(label: "loupe.indexing.\($0)") }
+    }
+
+    func submit(_ batch: IndexingThreads.Batch) {
+        let start = state.withLock { state in
+            defer { state.running = true }
+            return !state.running
+        }
+        if start {
+            for thread in threads {
+                running.enter()
+                thread.async { [self] in
+                    run()
+                    running.leave()
+                }
+            }
+        }
+        queue.push(batch)
+    }
+
+    func join(dropping: Bool) -> (flushed: [IndexingThreads.Flushed], failure: IndexError?) {
+        let running = state.withLock { state in
+            if dropping { state.dropping = true }
+            return state.running
+        }
+        guard running else {
+            state.withLock { $0 = State() }
+            return ([], nil)
+        }
+        for _ in 0..<count { queue.push(nil) }
+        self.running.wait()
+        return state.withLock { state in
+            defer { state = State() }
+            let flushed = state.flushed.sorted { $0.opstamps[0] < $1.opstamps[0] }
+            return (flushed, state.failure)
+        }
+    }
+
+    /// Stops the threads without flushing; returns without waiting for them.
+    func abandon() {
+        let stop = state.withLock { state in
+            defer { state.dropping = true }
+            return state.running
+        }
+        guard stop else { return }
+        for _ in 0..<count { queue.push(nil) }
+    }
+
+    /// Whether the threads should go on indexing: no flush has failed and nothing asked them to drop their work.
+    private var proceeding: Bool { state.withLock { $0.failure == nil && !$0.dropping } }
+
+    /// One thread's loop: index batches until the stop marker, then flush what is buffered.
+    private func run() {
+        var writer: SegmentWriter?
+        var opstamps: [UInt64] = []
+        while let batch = queue.pop() {
+            guard proceeding else { continue }
+            for (document, opstamp) in zip(batch.documents, batch.opstamps) {
+                if writer == nil {
+                    do {
+                        writer = try SegmentWriter(schema: schema, analyzers: analyzers)
+                    } catch {
+                        fail(error)
+                        break
+                    }
+                }
+                writer!.add(document)
+                opstamps.append(opstamp)
+                if writer!.memoryUsage >= budgetPerThread { flush(&writer, &opstamps) }
+            }
+        }
+        if proceeding { flush(&writer, &opstamps) }
+    }
+
+    private func flush(_ writer: inout SegmentWriter?, _ opstamps: inout [UInt64]) {
+        guard let full = writer.take(), full.maxDoc > 0 else { return }
+        let meta = IndexMeta.SegmentMeta(id: SegmentID(), maxDoc: Int(full.maxDoc))
+        state.withLock { _ = $0.outputs.insert(meta.id) }
+        do {
+            try SegmentUpdater.write(full, as: meta.id, to: directory)
+            let stamps = opstamps
+            state.withLock { $0.flushed.append(IndexingThreads.Flushed(meta: meta, opstamps: stamps)) }
+        } catch {
+            fail(error)
+        }
+        opstamps = []
+    }
+
+    private func fail(_ error: IndexError) {
+        state.withLock { state in
+            if state.failure == nil { state.failure = error }
+        }
+    }
+}
+
+/// A bounded first-in first-out queue of batches between the writer's thread and the indexing threads; nil is
+/// a thread's stop marker.
+private final class BatchQueue: Sendable {
+    private struct Storage {
+        var items: [IndexingThreads.Batch?] = []
+        var head = 0
+    }
+
+    private let storage = Locked(Storage())
+    /// Counts the queued items.
+    private let items = DispatchSemaphore(value: 0)
+    /// Counts the free places.
+    private let spaces: DispatchSemaphore
+    private let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        spaces = DispatchSemaphore(value: capacity)
+    }
+
+    func push(_ batch: IndexingThreads.Batch?) {
+        spaces.wait()
+        storage.withLock { $0.items.append(batch) }
+        items.signal()
+    }
+
+    func pop() -> IndexingThreads.Batch? {
+        items.wait()
+        let batch = storage.withLock { storage in
+            let batch = storage.items[storage.head].take()
+            storage.head += 1
+            if storage.head >= capacity {
+                storage.items.removeFirst(storage.head)
+                storage.head = 0
+            }
+            return batch
+        }
+        spaces.signal()
+        return batch
+    }
+}
