@@ -90,7 +90,7 @@ import Testing
             run.out == """
                 OVERVIEW: Add the documents of a JSONL file (plain or gzip) to an index.
 
-                USAGE: idx index DIR FILE [--schema S.json] [--memory-mb N] [--commit-every N] [--skip-bad]
+                USAGE: idx index DIR FILE [--schema S.json] [--memory-mb N] [--threads N] [--commit-every N] [--skip-bad]
 
                 ARGUMENTS:
                   DIR               The index folder.
@@ -98,7 +98,8 @@ import Testing
 
                 OPTIONS:
                   --schema S.json   Create the index with this schema if there is none.
-                  --memory-mb N     Buffer N MB of documents per segment (default 50).
+                  --memory-mb N     Buffer N MB of documents, over all indexing threads, before a flush (default 50).
+                  --threads N       Index on N threads, 1 to 64, sharing the budget (default 1; more may reorder ties).
                   --commit-every N  Commit after every N documents (default: at the end).
                   --skip-bad        Report and skip lines that do not fit the schema.
                   -h, --help        Show this help.
@@ -162,6 +163,10 @@ import Testing
         (
             ["index", "/tmp/x", "f.jsonl", "--memory-mb=0"],
             "option --memory-mb needs an integer from 1 to 2147483647 (got '0')"
+        ),
+        (
+            ["index", "/tmp/x", "f.jsonl", "--threads", "65"],
+            "option --threads needs an integer from 1 to 64 (got '65')"
         ),
         (["quickstart", "extra"], "unexpected argument 'extra'"),
     ])

@@ -156,14 +156,14 @@ public final class Index: Sendable {
     /// - Parameters:
     ///   - memoryBudget: bytes of buffered documents, over all indexing threads, before they are flushed to new
     ///     segments (≥ 1 MB a thread).
-    ///   - threads: indexing threads, 1 to `IndexWriter.maxThreads`; nil for
-    ///     `IndexWriter.defaultThreads(memoryBudget:)`. See the writer's "Indexing threads".
+    ///   - threads: indexing threads, 1 to `IndexWriter.maxThreads`. One keeps documents in the order they were
+    ///     added; `IndexWriter.defaultThreads(memoryBudget:)` is tantivy's choice. See the writer's "Indexing
+    ///     threads".
     /// - Throws: `IndexError` `.invalidArgument` for a thread count out of range or a budget under 1 MB a
     ///   thread, `.writerLocked` when another writer (in this or another process) holds the index.
     public func writer(
-        memoryBudget: Int = IndexWriter.defaultMemoryBudget, threads: Int? = nil
+        memoryBudget: Int = IndexWriter.defaultMemoryBudget, threads: Int = 1
     ) throws(IndexError) -> IndexWriter {
-        let threads = threads ?? IndexWriter.defaultThreads(memoryBudget: memoryBudget)
         guard (1...IndexWriter.maxThreads).contains(threads) else {
             throw IndexError(
                 .invalidArgument, "indexing threads must be 1 to \(IndexWriter.maxThreads) (got \(threads))")

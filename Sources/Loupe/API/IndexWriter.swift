@@ -33,7 +33,9 @@ import Foundation
 /// hands the documents over in batches of 64, in order, to indexing threads that each build a segment of their
 /// own with an equal share of the memory budget, as tantivy's do. Opstamps and deletes mean what they mean with
 /// one thread; `commit()` waits for every thread to flush. Each thread makes its own segments, so a commit
-/// yields up to one segment a thread, and documents added in one order may be stored in several segments.
+/// yields up to one segment a thread, and hits of equal score may come back in another order than with one
+/// thread. A writer has one thread unless asked for more, so documents keep the order they were added in and a
+/// run is reproducible; `defaultThreads(memoryBudget:)` is tantivy's choice, one thread a core up to 8.
 public final class IndexWriter: Sendable {
     /// The indexing memory budget when none is given: 50 MB, tantivy's and the bindings' default.
     public static let defaultMemoryBudget = 50_000_000
@@ -41,8 +43,8 @@ public final class IndexWriter: Sendable {
     /// The most indexing threads a writer can have.
     public static let maxThreads = 64
 
-    /// The indexing threads a writer gets when none are asked for: one per processor core, at most 8, and no more
-    /// than leave each thread 15 MB of `memoryBudget`; at least one. This is tantivy's rule (`Index::writer`).
+    /// tantivy's choice of indexing threads (`Index::writer`): one per processor core, at most 8, and no more
+    /// than leave each thread 15 MB of `memoryBudget`; at least one.
     public static func defaultThreads(memoryBudget: Int) -> Int {
         max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8, memoryBudget / 15_000_000))
     }

@@ -27,6 +27,22 @@ import Testing
         #expect(try documentCount(index) == 10)
     }
 
+    @Test func severalThreadsIndexEveryLine() throws {
+        let folder = try TemporaryFolder()
+        let schema = try folder.file("schema.json", Fixtures.schema)
+        let corpus = try folder.file("movies.jsonl", Fixtures.moviesJSONL)
+        let index = folder.subpath("index")
+        let run = IdxRun(["index", index, corpus, "--schema", schema, "--threads", "2", "--commit-every", "2"])
+        #expect(run.code == .success)
+        #expect(try documentCount(index) == 5)
+        #expect(IdxRun(["check", index]).code == .success)
+
+        let starved = IdxRun(["index", index, corpus, "--threads", "2", "--memory-mb", "1"])
+        #expect(starved.code == .failure)
+        #expect(starved.err.contains("at least 1,000,000 bytes a thread"))
+        #expect(try documentCount(index) == 5)
+    }
+
     @Test func withoutAnIndexOrSchemaFails() throws {
         let folder = try TemporaryFolder()
         let corpus = try folder.file("movies.jsonl", Fixtures.moviesJSONL)

@@ -86,7 +86,7 @@ import Testing
             let writer = try index.writer(memoryBudget: 1_000_000)
             for i in 0..<3 { try writer.addDocument(doc(i)) }
             try writer.commit()
-            let long = String(repeating: "crash filler text ", count: 3000)
+            let long = (0..<3000).map { "crash filler \($0)" }.joined(separator: " ")
             for i in 0..<40 { try writer.addDocument(["body": DocumentValue(.text(long + "\(i)"))]) }
             // The process "dies" here: no commit, no rollback. Simulate leftover files by leaking nothing more.
         }

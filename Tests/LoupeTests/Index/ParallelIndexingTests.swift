@@ -84,7 +84,7 @@ import Testing
     /// Without deletes, the statistics BM25 reads (document count, document frequencies, field lengths) do not
     /// depend on how the documents are split into segments, so the scores are the same too.
     @Test(
-        .timeLimit(.minutes(2)),
+        .timeLimit(.minutes(10)),
         arguments: [(seed: UInt64(4), threads: 2), (seed: 5, threads: 3)])
     func severalThreadsScoreAsOneThread(seed: UInt64, threads: Int) throws {
         let operations = Self.operations(seed: seed, count: 4_000, deleting: false)
@@ -99,7 +99,7 @@ import Testing
     }
 
     @Test(
-        .timeLimit(.minutes(2)),
+        .timeLimit(.minutes(10)),
         arguments: [(seed: UInt64(1), threads: 2), (seed: 2, threads: 3), (seed: 3, threads: 4)])
     func severalThreadsHoldWhatOneThreadHolds(seed: UInt64, threads: Int) throws {
         let operations = Self.operations(seed: seed, count: 6_000, deleting: true)
@@ -115,7 +115,7 @@ import Testing
         try parallel.checkIntegrity()
     }
 
-    @Test(.timeLimit(.minutes(1))) func aDeleteRemovesOnlyTheDocumentsAddedBeforeItWhicheverThreadHasThem() throws {
+    @Test(.timeLimit(.minutes(10))) func aDeleteRemovesOnlyTheDocumentsAddedBeforeItWhicheverThreadHasThem() throws {
         let index = try Index.inMemory(schema: try Self.schema())
         let writer = try index.writer(memoryBudget: 2_000_000, threads: 2)
         for i in 0..<500 {
@@ -131,7 +131,7 @@ import Testing
         #expect(try index.search(.term("id", "old7")).totalCount == 0)
     }
 
-    @Test(.timeLimit(.minutes(1))) func rollbackDropsTheSegmentsTheThreadsFlushed() throws {
+    @Test(.timeLimit(.minutes(10))) func rollbackDropsTheSegmentsTheThreadsFlushed() throws {
         let folder = TemporaryDirectory()
         let index = try Index(path: folder.path, schema: try Self.schema())
         let writer = try index.writer(memoryBudget: 2_000_000, threads: 2)
@@ -151,7 +151,7 @@ import Testing
         #expect(index.documentCount == 1)
     }
 
-    @Test(.timeLimit(.minutes(1))) func aFailedFlushOnAThreadFailsTheCommitUntilRollback() throws {
+    @Test(.timeLimit(.minutes(10))) func aFailedFlushOnAThreadFailsTheCommitUntilRollback() throws {
         let directory = FaultyDirectory()
         let index = try Index(directory: directory, schema: try Self.schema(), verifyChecksums: false)
         let writer = try index.writer(memoryBudget: 2_000_000, threads: 2)

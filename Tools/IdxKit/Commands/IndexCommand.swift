@@ -18,7 +18,7 @@ struct IndexCommand: Command {
                 help: "Buffer N MB of documents, over all indexing threads, before a flush (default 50)."),
             OptionSpec(
                 name: "threads", valueName: "N",
-                help: "Index on N threads (default: one a core, at most 8, and at least 15 MB of budget each)."),
+                help: "Index on N threads, 1 to 64, sharing the budget (default 1; more may reorder ties)."),
             OptionSpec(
                 name: "commit-every", valueName: "N", help: "Commit after every N documents (default: at the end)."),
             OptionSpec(name: "skip-bad", valueName: nil, help: "Report and skip lines that do not fit the schema."),
@@ -33,7 +33,7 @@ struct IndexCommand: Command {
     let file: String
     let schemaPath: String?
     let memoryBudgetBytes: Int
-    let threads: Int?
+    let threads: Int
     let commitEvery: Int?
     let skipBad: Bool
 
@@ -42,7 +42,7 @@ struct IndexCommand: Command {
         file = arguments.positionals[1]
         schemaPath = arguments.value("schema")
         memoryBudgetBytes = (try arguments.integer("memory-mb", minimum: 1) ?? 50) * 1_000_000
-        threads = try arguments.integer("threads", minimum: 1, maximum: IndexWriter.maxThreads)
+        threads = try arguments.integer("threads", minimum: 1, maximum: IndexWriter.maxThreads) ?? 1
         commitEvery = try arguments.integer("commit-every", minimum: 1)
         skipBad = arguments.flag("skip-bad")
     }
