@@ -8,9 +8,10 @@ extension SegmentUpdater {
         for name in unreferencedFiles() { try? index.directory.delete(name) }
     }
 
-    /// Segment files no commit references, no searcher of this index has open and no background merge or indexing thread is writing:
-    /// leftovers of a crash or a rollback, segments merged away or dropped because every document was deleted,
-    /// and deleted-documents files of older generations. Segments flushed since the last commit are referenced.
+    /// Segment files no commit references, no searcher of this index has open and no background merge or
+    /// indexing thread is writing: leftovers of a crash or a rollback, segments merged away or dropped because
+    /// every document was deleted, and deleted-documents files of older generations. Segments flushed since the
+    /// last commit are referenced.
     func unreferencedFiles() -> [String] {
         let live = Dictionary(
             (committed.segments + pending).map { ($0.id, $0.deletes?.generation) }, uniquingKeysWith: { a, _ in a })

@@ -127,16 +127,16 @@ private final class Workers: Sendable {
     }
 
     func join(dropping: Bool) -> (flushed: [IndexingThreads.Flushed], failure: IndexError?) {
-        let running = state.withLock { state in
+        let started = state.withLock { state in
             if dropping { state.dropping = true }
             return state.running
         }
-        guard running else {
+        guard started else {
             state.withLock { $0 = State() }
             return ([], nil)
         }
         for _ in 0..<count { queue.push(nil) }
-        self.running.wait()
+        running.wait()
         return state.withLock { state in
             defer { state = State() }
             let flushed = state.flushed.sorted { $0.opstamps[0] < $1.opstamps[0] }

@@ -18,7 +18,9 @@ struct IndexCommand: Command {
                 help: "Buffer N MB of documents, over all indexing threads, before a flush (default 50)."),
             OptionSpec(
                 name: "threads", valueName: "N",
-                help: "Index on N threads, 1 to 64, sharing the budget (default 1; more may reorder ties)."),
+                help:
+                    "Index on N threads, 1 to \(IndexWriter.maxThreads), sharing the budget (default 1; more may reorder ties)."
+            ),
             OptionSpec(
                 name: "commit-every", valueName: "N", help: "Commit after every N documents (default: at the end)."),
             OptionSpec(name: "skip-bad", valueName: nil, help: "Report and skip lines that do not fit the schema."),
