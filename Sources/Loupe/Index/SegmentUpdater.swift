@@ -79,15 +79,11 @@ struct SegmentUpdater {
         let writer = current
         current = fresh
         let meta = IndexMeta.SegmentMeta(id: SegmentID(), maxDoc: Int(writer.maxDoc))
-        let files = SegmentSerializer.serialize(writer)
-        for (component, bytes) in files {
-            do {
-                try index.directory.writeAtomically(component.fileName(meta.id), bytes)
-            } catch {
-                let failure = IndexError(storage: error, file: component.fileName(meta.id), segment: meta.id)
-                failedFlush = failure
-                throw failure
-            }
+        do {
+            try SegmentSerializer.write(writer, as: meta.id, to: index.directory)
+        } catch {
+            failedFlush = error
+            throw error
         }
         pending.append(meta)
         flushedOpstamps[meta.id] = bufferedOpstamps
