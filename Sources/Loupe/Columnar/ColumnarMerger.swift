@@ -1,11 +1,16 @@
 /// The merged segment's fast fields: every live document's values copied in the merged order, string ordinals
 /// remapped through a k-way merge of the inputs' dictionaries. A string only deleted documents held is dropped, so
-/// the merged dictionary is what it would be had the live documents been indexed together.
+/// the merged dictionary is what it would be had the live documents been indexed together. Columns are merged and
+/// written one at a time, so memory holds one merged column, never the file.
 enum ColumnarMerger {
+    /// Writes the merged file to `out` and finishes it.
     /// - Parameters:
     ///   - newIDs: per input segment, each document's id in the merged segment, or -1 when deleted.
-    static func merge(schema: Schema, segments: [SegmentReader], newIDs: [[Int32]], maxDoc: Int) -> [UInt8] {
-        var out = ColumnarFileWriter()
+    /// - Throws: the `StorageError` of a write, the fsync or the rename.
+    static func merge(
+        schema: Schema, segments: [SegmentReader], newIDs: [[Int32]], maxDoc: Int, to file: consuming FileWriter
+    ) throws(StorageError) {
+        var out = ColumnarFileWriter(file)
         for field in schema.fields.indices where schema.fields[field].fast {
             let kind = ColumnKind(schema.fields[field].type)
             let columns = segments.map { $0.fast.column(field) }
@@ -30,7 +35,7 @@ enum ColumnarMerger {
             }
             out.append(field: field, kind: kind, maxDoc: maxDoc, docs: docs, values: values, dictionary: dictionary)
         }
-        return out.finish()
+        try out.finish()
     }
 
     /// The sorted union of the strings live documents hold, and each input's old-to-new ordinal table (empty for an

@@ -78,9 +78,10 @@ package struct ColumnarWriter {
         columns[slot].docs.append(doc)
     }
 
-    /// The file's bytes for a segment of `maxDoc` documents.
-    package func serialize(maxDoc: Int) -> [UInt8] {
-        var out = ColumnarFileWriter()
+    /// Writes the file of a segment of `maxDoc` documents to `out` and finishes it.
+    /// - Throws: the `StorageError` of a write, the fsync or the rename.
+    package func write(maxDoc: Int, to out: consuming FileWriter) throws(StorageError) {
+        var out = ColumnarFileWriter(out)
         for (field, column) in zip(fields, columns) {
             let kind = ColumnKind(schema.fields[field].type)
             guard let strings = column.strings else {
@@ -100,24 +101,32 @@ package struct ColumnarWriter {
                 values: column.values.map { ordinal[Int($0)] },
                 dictionary: order.map { Array(strings.key($0)) })
         }
-        return out.finish()
+        try out.finish()
     }
 }
 
-/// Writes columns one after another, then the directory and footer (ColumnarFormat.swift).
-struct ColumnarFileWriter {
-    private var out = ByteWriter(capacity: 1 << 12)
+/// Writes columns one after another, then the directory and footer (ColumnarFormat.swift). A column is encoded
+/// whole (its codec is chosen from all its values) into a scratch buffer reused from column to column, then
+/// streamed to the file: memory holds one column, never the file.
+struct ColumnarFileWriter: ~Copyable {
+    private var out: FileWriter
+    private var column = ByteWriter(capacity: 1 << 12)
     private var directory: [(field: Int, offset: Int, length: Int)] = []
+
+    init(_ out: consuming FileWriter) {
+        self.out = out
+    }
 
     mutating func append(
         field: Int, kind: ColumnKind, maxDoc: Int, docs: [UInt32], values: [UInt64], dictionary: [[UInt8]]?
     ) {
-        let start = out.count
-        Column.write(kind: kind, maxDoc: maxDoc, docs: docs, values: values, dictionary: dictionary, into: &out)
-        directory.append((field, start, out.count - start))
+        column.removeAll()
+        Column.write(kind: kind, maxDoc: maxDoc, docs: docs, values: values, dictionary: dictionary, into: &column)
+        directory.append((field, out.count, column.count))
+        unsafe column.bytes.withUnsafeBytes { unsafe out.writeBytes($0) }
     }
 
-    consuming func finish() -> [UInt8] {
+    consuming func finish() throws(StorageError) {
         let directoryOffset = UInt64(out.count)
         out.writeU32(UInt32(directory.count))
         for (field, offset, length) in directory {
@@ -126,7 +135,7 @@ struct ColumnarFileWriter {
             out.writeU64(UInt64(length))
         }
         out.writeU64(directoryOffset)
-        Footer.append(kind: SegmentComponent.fast.kind, version: SegmentComponent.fast.formatVersion, to: &out)
-        return out.bytes
+        out.writeFooter(kind: SegmentComponent.fast.kind, version: SegmentComponent.fast.formatVersion)
+        try out.finish()
     }
 }

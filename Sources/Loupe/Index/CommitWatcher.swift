@@ -4,8 +4,8 @@ import Synchronization
 /// Calls back, off the caller's thread, shortly after a new commit point appears in an index folder:
 /// `ReloadPolicy.onCommit` for commits other processes make.
 ///
-/// A commit replaces `meta.json` by an atomic rename (`MmapDirectory.writeAtomically`). The watcher waits for
-/// that without polling, through the platform's `FolderEvents`:
+/// A commit replaces `meta.json` by an atomic rename (`Directory.writeAtomically` on an `MmapDirectory`). The
+/// watcher waits for that without polling, through the platform's `FolderEvents`:
 /// - **Linux** (`CommitWatcher+Linux.swift`): a watch on the folder for `IN_MOVED_TO | IN_CLOSE_WRITE` filtered
 ///   to the name `meta.json`, in the process's one inotify instance, read by a dispatch read source.
 /// - **Darwin** (`CommitWatcher+Darwin.swift`): a dispatch file-system object source (`.write`) on an `O_EVTONLY`

@@ -122,7 +122,7 @@ struct SegmentUpdater {
         current = fresh
         let meta = IndexMeta.SegmentMeta(id: SegmentID(), maxDoc: Int(writer.maxDoc))
         do {
-            try Self.write(writer, as: meta.id, to: index.directory)
+            try SegmentSerializer.write(writer, as: meta.id, to: index.directory)
         } catch {
             failedFlush = error
             throw error
@@ -130,20 +130,6 @@ struct SegmentUpdater {
         pending.append(meta)
         flushedOpstamps[meta.id] = bufferedOpstamps
         bufferedOpstamps = []
-    }
-
-    /// Serializes `writer` and writes its files under `id`, each atomically.
-    /// - Throws: `IndexError` `.io` naming the file that could not be written.
-    static func write(
-        _ writer: consuming SegmentWriter, as id: SegmentID, to directory: any Directory
-    ) throws(IndexError) {
-        for (component, bytes) in SegmentSerializer.serialize(writer) {
-            do {
-                try directory.writeAtomically(component.fileName(id), bytes)
-            } catch {
-                throw IndexError(storage: error, file: component.fileName(id), segment: id)
-            }
-        }
     }
 
     /// Records a deletion of the documents matching `query` added so far; returns its opstamp.

@@ -185,7 +185,7 @@ private final class Workers: Sendable {
         let meta = IndexMeta.SegmentMeta(id: SegmentID(), maxDoc: Int(full.maxDoc))
         state.withLock { _ = $0.outputs.insert(meta.id) }
         do {
-            try SegmentUpdater.write(full, as: meta.id, to: directory)
+            try SegmentSerializer.write(full, as: meta.id, to: directory)
             let stamps = opstamps
             state.withLock { $0.flushed.append(IndexingThreads.Flushed(meta: meta, opstamps: stamps)) }
         } catch {

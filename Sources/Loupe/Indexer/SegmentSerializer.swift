@@ -6,13 +6,31 @@ import Musl
 import Darwin
 #endif
 
-/// Writes an in-memory segment out as the six segment files.
+/// Writes an in-memory segment out as the six segment files, each streamed through a `FileWriter` as it is
+/// produced: the postings, positions and terms files term by term, then the store's compressed blocks, then the
+/// fast columns one by one. Beyond the segment writer itself, memory holds one term's lists, one dictionary block
+/// and one fast column, plus a buffer per open file.
 package enum SegmentSerializer {
-    /// The bytes of every component file of the segment.
-    package static func serialize(_ writer: consuming SegmentWriter) -> [SegmentComponent: [UInt8]] {
-        writer.closeAllDocuments()
-        var files: [SegmentComponent: [UInt8]] = [:]
+    /// Writes the segment's files under `id`. The segment is part of no commit until one lists it.
+    /// - Throws: `IndexError` `.io` naming the file that could not be written; files not finished are removed.
+    package static func write(
+        _ writer: consuming SegmentWriter, as id: SegmentID, to directory: any Directory
+    )
+        throws(IndexError)
+    {
+        do {
+            try write(writer, id: id, directory: directory)
+        } catch {
+            throw IndexError(storage: error, segment: id)
+        }
+    }
 
+    private static func write(
+        _ writer: consuming SegmentWriter, id: SegmentID, directory: any Directory
+    )
+        throws(StorageError)
+    {
+        writer.closeAllDocuments()
         var normColumns: [(field: Int, norms: [UInt8], totalTokens: UInt64)] = []
         for index in writer.fields {
             let codes =
@@ -20,10 +38,12 @@ package enum SegmentSerializer {
                 ? FieldNormCode.numericColumn(count: index.norms.count) : index.norms.map(FieldNormCode.encode)
             normColumns.append((index.field, codes, index.totalTokens))
         }
-        files[.fieldNorms] = FieldNormsSerializer.serialize(normColumns)
+        try FieldNormsSerializer.write(normColumns, to: directory.createFile(SegmentComponent.fieldNorms.fileName(id)))
 
-        var dictionary = TermDictionaryWriter()
-        var postings = PostingsSerializer(recordsFreqs: false)
+        var dictionary = TermDictionaryWriter(try directory.createFile(SegmentComponent.terms.fileName(id)))
+        var postings = PostingsSerializer(
+            recordsFreqs: false, postings: try directory.createFile(SegmentComponent.postings.fileName(id)),
+            positions: try directory.createFile(SegmentComponent.positions.fileName(id)))
         var docs: [UInt32] = []
         var tfs: [UInt32] = []
         var positions: [UInt32] = []
@@ -51,13 +71,10 @@ package enum SegmentSerializer {
             }
             dictionary.finishField(documentCount: postings.fieldDocumentCount)
         }
-        files[.terms] = dictionary.finish()
-        let (postingsBytes, positionsBytes) = postings.finish()
-        files[.postings] = postingsBytes
-        files[.positions] = positionsBytes
-        files[.store] = writer.store.finish()
-        files[.fast] = writer.fast.serialize(maxDoc: Int(writer.maxDoc))
-        return files
+        try dictionary.finish()
+        try postings.finish()
+        try writer.store.finish(to: directory.createFile(SegmentComponent.store.fileName(id)))
+        try writer.fast.write(maxDoc: Int(writer.maxDoc), to: directory.createFile(SegmentComponent.fast.fileName(id)))
     }
 
     /// Term ids in byte order of their keys.

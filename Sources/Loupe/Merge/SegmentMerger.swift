@@ -4,7 +4,9 @@ import LoupeCodec
 /// documents in order) and gets the next free id. Postings and positions are rewritten through a k-way merge of
 /// the term dictionaries, norms by copying the live rows, fast columns by `ColumnarMerger`, and the store by copying every
 /// compressed block without a deleted document as is (re-compressing those of older store formats) — so the result
-/// is an ordinary segment, as if those documents had been indexed together.
+/// is an ordinary segment, as if those documents had been indexed together. Every file streams to its `FileWriter`
+/// as it is produced (`SegmentMerger+Write.swift`): postings term by term, the store block by block, fast fields
+/// column by column, so a merge's memory does not grow with the size of its segments' files.
 package struct SegmentMerger {
     let schema: Schema
     let segments: [SegmentReader]
@@ -26,26 +28,10 @@ package struct SegmentMerger {
         maxDoc = Int(next)
     }
 
-    /// The merged segment's files.
-    /// - Throws: `IndexError` `.corruption` when a stored document of an input cannot be read.
-    package func merge() throws(IndexError) -> [SegmentComponent: [UInt8]] {
-        var files: [SegmentComponent: [UInt8]] = [:]
-        let norms = mergedNorms()
-        files[.fieldNorms] = FieldNormsSerializer.serialize(norms)
-        let (terms, postings, positions) = try mergedPostings(
-            norms: Dictionary(uniqueKeysWithValues: norms.map { ($0.field, $0.norms) }))
-        files[.terms] = terms
-        files[.postings] = postings
-        files[.positions] = positions
-        files[.store] = try mergedStore()
-        files[.fast] = ColumnarMerger.merge(schema: schema, segments: segments, newIDs: newIDs, maxDoc: maxDoc)
-        return files
-    }
-
     /// The live rows of every norms column (numeric fields get the constant code of the current format, whatever
     /// their inputs hold). A column's token total is exact when nothing is deleted; otherwise the deleted
     /// documents' quantized lengths are taken off.
-    private func mergedNorms() -> [(field: Int, norms: [UInt8], totalTokens: UInt64)] {
+    func mergedNorms() -> [(field: Int, norms: [UInt8], totalTokens: UInt64)] {
         var out: [(field: Int, norms: [UInt8], totalTokens: UInt64)] = []
         for field in schema.fields.indices where segments.contains(where: { $0.norms.column(field) != nil }) {
             var codes: [UInt8] = []
@@ -70,15 +56,11 @@ package struct SegmentMerger {
         return out
     }
 
-    /// The merged term dictionary, postings and positions files.
+    /// Writes the merged term dictionary, postings and positions files, term by term; finishes none of them.
     /// - Throws: `IndexError` `.corruption` naming an input's terms file when one of its blocks is damaged.
-    private func mergedPostings(
-        norms: [Int: [UInt8]]
-    ) throws(IndexError)
-        -> (terms: [UInt8], postings: [UInt8], positions: [UInt8])
-    {
-        var dictionary = TermDictionaryWriter()
-        var serializer = PostingsSerializer(recordsFreqs: false)
+    func mergePostings(
+        norms: [Int: [UInt8]], into dictionary: inout TermDictionaryWriter, _ serializer: inout PostingsSerializer
+    ) throws(IndexError) {
         var docs: [UInt32] = []
         var tfs: [UInt32] = []
         var deltas: [UInt32] = []
@@ -122,8 +104,6 @@ package struct SegmentMerger {
             }
             dictionary.finishField(documentCount: serializer.fieldDocumentCount)
         }
-        let (postings, positions) = serializer.finish()
-        return (dictionary.finish(), postings, positions)
     }
 
     /// The smallest key among the valid cursors (compared in place; only the winner is copied).
@@ -177,12 +157,15 @@ package struct SegmentMerger {
         }
     }
 
-    /// The merged document store: a block in this build's format with no deleted document is copied compressed, as
-    /// is; the others (older formats included) give their live documents' encoded bytes to new blocks.
-    private func mergedStore() throws(IndexError) -> [UInt8] {
+    /// Writes the merged document store to `file`, block by block, and finishes it: a block in this build's format
+    /// with no deleted document is copied compressed, as is; the others (older formats included) give their live
+    /// documents' encoded bytes to new blocks.
+    /// - Throws: `IndexError` `.corruption` as `write(as:to:)`; the `StorageError` of the file as `.io`.
+    func mergeStore(to file: consuming FileWriter, id: SegmentID) throws(IndexError) {
         var store = DocStoreWriter()
         for (s, segment) in segments.enumerated() {
             for block in segment.store.compressedBlocks {
+                store.moveBlocks(to: &file)
                 let docs = block.firstDoc..<(block.firstDoc + block.documents)
                 if block.codec == DocStoreFormat.codec && docs.allSatisfy({ newIDs[s][$0] >= 0 }) {
                     store.append(compressedBlock: block)
@@ -207,6 +190,6 @@ package struct SegmentMerger {
                 }
             }
         }
-        return store.finish()
+        do { try store.finish(to: file) } catch { throw IndexError(storage: error, segment: id) }
     }
 }

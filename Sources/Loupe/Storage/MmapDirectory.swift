@@ -39,6 +39,48 @@ private final class FileLock: DirectoryLock, Sendable {
     deinit { Syscalls.close(fd) }
 }
 
+/// A file being written to disk under `temp` (the final name plus ".tmp"): plain `write(2)`s, then `fsync` and
+/// `rename` at commit. A leftover temporary file of a crash is named after its segment, so garbage collection
+/// removes it like any other unreferenced file.
+private final class MmapFileSink: FileSink {
+    private var fd: Int32?
+    private let temp: String
+    private let target: String
+
+    init(fd: Int32, temp: String, target: String) {
+        self.fd = fd
+        self.temp = temp
+        self.target = target
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(StorageError) {
+        guard let fd else { throw .system(SystemCallError(call: "write", path: temp, errno: EBADF)) }
+        do { try unsafe Syscalls.writeAll(fd, bytes, path: temp) } catch { throw .system(error) }
+    }
+
+    func commit() throws(StorageError) {
+        guard let fd else { throw .system(SystemCallError(call: "fsync", path: temp, errno: EBADF)) }
+        do {
+            try Syscalls.fsync(fd, path: temp)
+            Syscalls.close(fd)
+            self.fd = nil
+            try Syscalls.rename(temp, target)
+        } catch {
+            throw .system(error)
+        }
+    }
+
+    func abort() {
+        if let fd { Syscalls.close(fd) }
+        fd = nil
+        try? Syscalls.unlink(temp)
+    }
+
+    deinit {
+        if let fd { Syscalls.close(fd) }
+    }
+}
+
 /// Segment files on disk, read through mmap.
 package final class MmapDirectory: Directory, Sendable {
     package let path: String
@@ -67,27 +109,15 @@ package final class MmapDirectory: Directory, Sendable {
         }
     }
 
-    package func writeAtomically(_ name: String, _ bytes: [UInt8]) throws(StorageError) {
+    package func createSink(_ name: String) throws(StorageError) -> any FileSink {
         let target = full(name)
         let temp = target + ".tmp"
         do {
-            try Self.write(bytes, to: temp)
-            try Syscalls.rename(temp, target)
+            return MmapFileSink(
+                fd: try Syscalls.open(temp, flags: O_WRONLY | O_CREAT | O_TRUNC), temp: temp, target: target)
         } catch {
-            try? Syscalls.unlink(temp)
             throw .system(error)
         }
-    }
-
-    /// Creates (or truncates) `path`, writes `bytes` and fsyncs the file.
-    private static func write(_ bytes: [UInt8], to path: String) throws(SystemCallError) {
-        let fd = try Syscalls.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC)
-        defer { Syscalls.close(fd) }
-        let written = unsafe bytes.withUnsafeBytes { b in
-            Result { () throws(SystemCallError) in unsafe try Syscalls.writeAll(fd, b, path: path) }
-        }
-        try written.get()
-        try Syscalls.fsync(fd, path: path)
     }
 
     package func syncDirectory() throws(StorageError) {

@@ -4,6 +4,25 @@ private final class RAMLock: DirectoryLock, Sendable {
     deinit { release() }
 }
 
+/// A file of a `RAMDirectory` being written: its bytes gather in an array and join the directory at commit.
+private final class RAMFileSink: FileSink {
+    private var bytes: [UInt8] = []
+    private let publish: (HeapBytes) -> Void
+
+    init(publish: @escaping (HeapBytes) -> Void) {
+        self.publish = publish
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(StorageError) { unsafe self.bytes.append(contentsOf: bytes) }
+
+    func commit() throws(StorageError) {
+        publish(HeapBytes(bytes))
+        bytes = []
+    }
+
+    func abort() { bytes = [] }
+}
+
 /// An index held entirely in memory (`Index.inMemory`). Same contract as `MmapDirectory`, minus durability.
 package final class RAMDirectory: Directory, Sendable {
     private struct State {
@@ -22,9 +41,8 @@ package final class RAMDirectory: Directory, Sendable {
         return file.slice
     }
 
-    package func writeAtomically(_ name: String, _ bytes: [UInt8]) throws(StorageError) {
-        let file = HeapBytes(bytes)
-        state.withLock { $0.files[name] = file }
+    package func createSink(_ name: String) throws(StorageError) -> any FileSink {
+        RAMFileSink { [weak self] file in self?.state.withLock { $0.files[name] = file } }
     }
 
     package func syncDirectory() throws(StorageError) {}

@@ -1,8 +1,9 @@
 // Storage: where segment files live and how their bytes are reached.
 //
-// A `Directory` hands out immutable `FileSlice`s (an owner that keeps the bytes alive plus a raw view)
-// and writes whole files atomically. Two implementations: `MmapDirectory` (files on disk, read through
-// mmap, fsync'd) and `RAMDirectory` (an in-memory index). Readers validate a file's footer once, at open,
+// A `Directory` hands out immutable `FileSlice`s (an owner that keeps the bytes alive plus a raw view) and writes
+// each new file through a `FileWriter` (FileWriter.swift): buffered, checksummed as it goes, under a temporary name
+// until `finish()` fsyncs it and renames it into place. Two implementations: `MmapDirectory` (files on disk, read
+// through mmap, fsync'd) and `RAMDirectory` (an in-memory index). Readers validate a file's footer once, at open,
 // and then read the raw view without further checks. Format and commit protocol: Docs/FORMAT.md.
 //
 // Invariants:
@@ -70,8 +71,11 @@ package protocol Directory: AnyObject, Sendable {
     var location: String { get }
     /// Opens a whole file for reading.
     func open(_ name: String) throws(StorageError) -> FileSlice
-    /// Writes a new file durably (written and fsync'd before returning); replaces any file of that name atomically.
-    func writeAtomically(_ name: String, _ bytes: [UInt8]) throws(StorageError)
+    /// Starts writing a new file `name` under a temporary name (`createFile(_:)` wraps it in a `FileWriter`).
+    func createSink(_ name: String) throws(StorageError) -> any FileSink
+    /// A new file `name`, written through a `FileWriter`; it appears under its name at `finish()` only. The
+    /// default wraps `createSink(_:)` with the standard buffer; a test directory may pick a smaller one.
+    func createFile(_ name: String) throws(StorageError) -> FileWriter
     /// Makes the renames and creations done so far durable (fsync of the directory).
     func syncDirectory() throws(StorageError)
     func exists(_ name: String) -> Bool

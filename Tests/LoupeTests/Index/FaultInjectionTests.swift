@@ -1,31 +1,6 @@
 import Loupe
-import Synchronization
 import TestSupport
 import Testing
-
-/// A RAM directory whose writes fail on demand, to check that a failed flush or commit never publishes a
-/// partial batch and never loses what was committed.
-final class FaultyDirectory: Directory, Sendable {
-    private let inner = RAMDirectory()
-    /// Writes of files whose name ends with this fail (nil: none do).
-    private let failingSuffix = Mutex<String?>(nil)
-
-    func fail(filesEndingWith suffix: String?) { failingSuffix.withLock { $0 = suffix } }
-
-    var location: String { "faulty" }
-    func open(_ name: String) throws(StorageError) -> FileSlice { try inner.open(name) }
-    func writeAtomically(_ name: String, _ bytes: [UInt8]) throws(StorageError) {
-        if let suffix = failingSuffix.withLock({ $0 }), name.hasSuffix(suffix) {
-            throw .system(SystemCallError(call: "write", path: name, errno: 28))
-        }
-        try inner.writeAtomically(name, bytes)
-    }
-    func syncDirectory() throws(StorageError) {}
-    func exists(_ name: String) -> Bool { inner.exists(name) }
-    func delete(_ name: String) throws(StorageError) { try inner.delete(name) }
-    func list() throws(StorageError) -> [String] { try inner.list() }
-    func lockWriter() throws(StorageError) -> any DirectoryLock { try inner.lockWriter() }
-}
 
 @Suite struct FaultInjectionTests {
     @Test(.timeLimit(.minutes(1))) func aFailedMergeLeavesTheCommitStandingAndIsRetried() throws {

@@ -39,7 +39,10 @@ import Testing
             writer.add(try! schema.prepare(doc))
         }
         let meta = IndexMeta.SegmentMeta(id: SegmentID(), maxDoc: 40)
-        return (SegmentSerializer.serialize(writer), meta)
+        let directory = RAMDirectory()
+        try! SegmentSerializer.write(writer, as: meta.id, to: directory)
+        let files = SegmentComponent.allCases.map { ($0, try! directory.contents($0.fileName(meta.id))) }
+        return (Dictionary(uniqueKeysWithValues: files), meta)
     }()
 
     /// Opens the segment in `directory` with `component` replaced by `bytes` and runs `queries` over `schema`;

@@ -51,9 +51,11 @@ import Testing
             fast.add(d, doc: DocID(i))
         }
         let storeReader = try DocStoreReader(
-            file: HeapBytes(store.finish()).slice, verifyChecksum: true, cache: DocStoreCache())
+            file: HeapBytes(try writtenFile { d, name in try store.finish(to: d.createFile(name)) }).slice,
+            verifyChecksum: true, cache: DocStoreCache())
+        let fastFile = try writtenFile { d, name in try fast.write(maxDoc: docs.count, to: d.createFile(name)) }
         let fastReader = try ColumnarReader(
-            file: HeapBytes(fast.serialize(maxDoc: docs.count)).slice, maxDoc: docs.count, schema: Self.schema,
+            file: HeapBytes(fastFile).slice, maxDoc: docs.count, schema: Self.schema,
             verifyChecksum: true)
         for (i, d) in docs.enumerated() {
             let stored = try storeReader.document(DocID(i), schema: Self.schema)
@@ -74,7 +76,7 @@ import Testing
         var rng = SplitMix64(seed: 7)
         var store = DocStoreWriter()
         for _ in 0..<50 { store.add(try randomDocument(&rng), schema: Self.schema) }
-        let bytes = store.finish()
+        let bytes = try writtenFile { d, name in try store.finish(to: d.createFile(name)) }
         for length in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 200)) {
             #expect(throws: FormatError.self) {
                 try DocStoreReader(

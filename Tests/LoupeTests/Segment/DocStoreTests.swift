@@ -42,7 +42,7 @@ import Testing
     static func v2Store(_ documents: [PreparedDocument], blockTargetSize: Int) -> [UInt8] {
         var writer = DocStoreWriter(blockTargetSize: blockTargetSize)
         for d in documents { writer.add(d, schema: schema) }
-        return writer.finish()
+        return try! writtenFile { directory, name in try writer.finish(to: directory.createFile(name)) }
     }
 
     /// A store in format v1, as the previous build wrote it: raw deflate blocks of `count(u32) ends(u32…) data`.

@@ -5,6 +5,11 @@ import Testing
 
 /// Norms columns round-trip at every width the format packs them at, and a damaged directory is an error.
 @Suite struct FieldNormsTests {
+    /// The norms file of `columns`, written at the default widths.
+    private static func serialize(_ columns: [(field: Int, norms: [UInt8], totalTokens: UInt64)]) throws -> [UInt8] {
+        try writtenFile { d, name in try FieldNormsSerializer.write(columns, to: d.createFile(name)) }
+    }
+
     /// Codes spanning `range` above `low`: the column needs the smallest width holding `range`.
     private static func column(_ rng: inout SplitMix64, maxDoc: Int, low: UInt8, range: Int) -> [UInt8] {
         (0..<maxDoc).map { _ in low &+ UInt8(Int.random(in: 0...range, using: &rng)) }
@@ -25,7 +30,11 @@ import Testing
             )
         }
         columns.append((field: 99, norms: FieldNormCode.numericColumn(count: maxDoc), totalTokens: 3))
-        let file = HeapBytes(FieldNormsSerializer.serialize(columns, widths: FieldNormsFormat.widths)).slice
+        let file = HeapBytes(
+            try writtenFile { d, name in
+                try FieldNormsSerializer.write(columns, widths: FieldNormsFormat.widths, to: d.createFile(name))
+            }
+        ).slice
         let reader = try FieldNormsReader(file: file, maxDoc: maxDoc, verifyChecksum: true)
         for column in columns {
             let read = try #require(reader.column(column.field))
@@ -43,14 +52,14 @@ import Testing
         #expect(reader.column(1) == nil)
         // By default a column needing 4 bits is written whole.
         let written = try FieldNormsReader(
-            file: HeapBytes(FieldNormsSerializer.serialize([columns[3]])).slice, maxDoc: maxDoc, verifyChecksum: true)
+            file: HeapBytes(try Self.serialize([columns[3]])).slice, maxDoc: maxDoc, verifyChecksum: true)
         let spread = Int((columns[3].norms.max() ?? 0) - (columns[3].norms.min() ?? 0))
         if spread > 3 { #expect(written.column(columns[3].field)?.byteCount == maxDoc) }
     }
 
     @Test func damagedDirectoryEntriesAreErrors() throws {
         let columns = [(field: 0, norms: [UInt8](repeating: 3, count: 50) + [1], totalTokens: UInt64(151))]
-        let bytes = FieldNormsSerializer.serialize(columns)
+        let bytes = try Self.serialize(columns)
         // The entry's width byte sits 2 bytes before the end of the directory (then baseCode, directoryOffset, footer).
         let widthAt = bytes.count - Footer.size - 8 - 2
         for width: UInt8 in [3, 5, 9, 255] {

@@ -39,24 +39,28 @@ import Testing
         let record = [IndexRecordOption.basic, .freq, .position][Int(seed % 3)]
         let terms = (0..<5).map { _ in randomTerm(&rng, maxDoc: maxDoc, withPositions: record == .position) }
         let norms = (0..<maxDoc).map { _ in UInt8.random(in: 0...255, using: &rng) }
-        var serializer = PostingsSerializer(recordsFreqs: record != .basic)
         var infos: [TermInfo] = []
-        for t in terms {
-            let deltas = t.positions.flatMap { ps in zip(ps, [0] + ps.dropLast()).map { $0 - $1 } }
-            infos.append(
-                t.docs.withUnsafeBufferPointer { d in
-                    t.tfs.withUnsafeBufferPointer { f in
-                        deltas.withUnsafeBufferPointer { p in
-                            norms.withUnsafeBufferPointer { n in
-                                serializer.writeTerm(docs: d, tfs: f, positionDeltas: p, norms: n)
+        let files = try writtenFiles(["p", "q"]) { directory in
+            var serializer = PostingsSerializer(
+                recordsFreqs: record != .basic, postings: try directory.createFile("p"),
+                positions: try directory.createFile("q"))
+            for t in terms {
+                let deltas = t.positions.flatMap { ps in zip(ps, [0] + ps.dropLast()).map { $0 - $1 } }
+                infos.append(
+                    t.docs.withUnsafeBufferPointer { d in
+                        t.tfs.withUnsafeBufferPointer { f in
+                            deltas.withUnsafeBufferPointer { p in
+                                norms.withUnsafeBufferPointer { n in
+                                    serializer.writeTerm(docs: d, tfs: f, positionDeltas: p, norms: n)
+                                }
                             }
                         }
-                    }
-                })
+                    })
+            }
+            try serializer.finish()
         }
-        let (postingsBytes, positionsBytes) = serializer.finish()
-        let postings = HeapBytes(postingsBytes)
-        let positions = HeapBytes(positionsBytes)
+        let postings = HeapBytes(files[0])
+        let positions = HeapBytes(files[1])
         for (t, info) in zip(terms, infos) {
             #expect(info.docFreq == UInt32(t.docs.count))
             // Full scan.

@@ -35,15 +35,18 @@ import Testing
     )
         -> FileSlice
     {
-        var writer = TermDictionaryWriter(blockSize: blockSize)
-        for (field, keys) in fields {
-            writer.startField(field)
-            for (i, key) in keys.enumerated() {
-                key.withUnsafeBufferPointer { writer.add($0, info(i)) }
+        let bytes = try! writtenFile { directory, name in
+            var writer = TermDictionaryWriter(try directory.createFile(name), blockSize: blockSize)
+            for (field, keys) in fields {
+                writer.startField(field)
+                for (i, key) in keys.enumerated() {
+                    key.withUnsafeBufferPointer { writer.add($0, info(i)) }
+                }
+                writer.finishField(documentCount: 0)
             }
-            writer.finishField(documentCount: 0)
+            try writer.finish()
         }
-        return HeapBytes(writer.finish()).slice
+        return HeapBytes(bytes).slice
     }
 
     /// Every term from `cursor` on.

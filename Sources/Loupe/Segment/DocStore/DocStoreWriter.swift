@@ -1,9 +1,12 @@
 import LoupeCodec
 
 /// Appends documents to the store as they are indexed, compressing each block (LZ4, format v2) as soon as it
-/// fills, so only compressed bytes wait in memory until the segment is flushed.
+/// fills, so only compressed bytes wait in memory until the segment is flushed. A merge moves them to the file as
+/// it goes (`moveBlocks(to:)`), so it holds one block and the block index, never the store.
 package struct DocStoreWriter {
     private var compressed = ByteWriter(capacity: 1 << 16)
+    /// Compressed bytes already moved to the file: `compressed` starts at this offset of it.
+    private var movedCount = 0
     private var index = ByteWriter(capacity: 1 << 10)
     private var ends: [UInt32] = []
     private var data: ByteWriter
@@ -56,7 +59,7 @@ package struct DocStoreWriter {
         precondition(block.codec == DocStoreFormat.codec, "a store block of another format cannot be copied")
         closeBlock()
         index.writeU32(docCount)
-        index.writeU64(UInt64(compressed.count))
+        index.writeU64(UInt64(movedCount + compressed.count))
         index.writeU32(UInt32(unsafe block.compressed.count))
         index.writeU32(UInt32(block.rawLength))
         unsafe compressed.writeBytes(block.compressed)
@@ -75,7 +78,7 @@ package struct DocStoreWriter {
         }
         unsafe data.bytes.withUnsafeBytes { unsafe raw.writeBytes($0) }
         index.writeU32(blockFirstDoc)
-        index.writeU64(UInt64(compressed.count))
+        index.writeU64(UInt64(movedCount + compressed.count))
         let start = compressed.count
         unsafe raw.bytes.withUnsafeBytes { unsafe compressor.compress($0, appendingTo: &compressed.bytes) }
         index.writeU32(UInt32(compressed.count - start))
@@ -85,13 +88,24 @@ package struct DocStoreWriter {
         data.removeAll()
     }
 
-    package consuming func finish() -> [UInt8] {
+    /// Moves the compressed blocks closed so far to `out`, the store file this writer's `finish(to:)` ends.
+    package mutating func moveBlocks(to out: inout FileWriter) {
+        unsafe compressed.bytes.withUnsafeBytes { unsafe out.writeBytes($0) }
+        movedCount += compressed.count
+        compressed.removeAll()
+    }
+
+    /// Writes the rest of the store (the last block, the block index, the footer) to `out` and finishes it.
+    /// - Parameter out: the file `moveBlocks(to:)` wrote to, if it was called.
+    /// - Throws: the `StorageError` of a write, the fsync or the rename.
+    package consuming func finish(to out: consuming FileWriter) throws(StorageError) {
         closeBlock()
-        let indexOffset = UInt64(compressed.count)
-        unsafe index.bytes.withUnsafeBytes { unsafe compressed.writeBytes($0) }
-        compressed.writeU32(docCount)
-        compressed.writeU64(indexOffset)
-        Footer.append(kind: SegmentComponent.store.kind, version: SegmentComponent.store.formatVersion, to: &compressed)
-        return compressed.bytes
+        moveBlocks(to: &out)
+        let indexOffset = UInt64(out.count)
+        unsafe index.bytes.withUnsafeBytes { unsafe out.writeBytes($0) }
+        out.writeU32(docCount)
+        out.writeU64(indexOffset)
+        out.writeFooter(kind: SegmentComponent.store.kind, version: SegmentComponent.store.formatVersion)
+        try out.finish()
     }
 }

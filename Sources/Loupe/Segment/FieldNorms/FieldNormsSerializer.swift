@@ -6,10 +6,13 @@ package enum FieldNormsSerializer {
     ///   - columns: per indexed field, its ordinal, one code per document (`maxDoc` long) and the exact token total.
     ///   - widths: the widths to choose from (tests write every width the format allows); each column is packed at
     ///     the smallest that holds its codes minus the smallest, or at 8 bits.
-    package static func serialize(
-        _ columns: [(field: Int, norms: [UInt8], totalTokens: UInt64)], widths: [UInt8] = FieldNormsFormat.writtenWidths
-    ) -> [UInt8] {
-        var out = ByteWriter(capacity: columns.reduce(64) { $0 + $1.norms.count + FieldNormsFormat.directoryEntrySize })
+    ///   - out: the file, finished here.
+    /// - Throws: the `StorageError` of a write, the fsync or the rename.
+    package static func write(
+        _ columns: [(field: Int, norms: [UInt8], totalTokens: UInt64)],
+        widths: [UInt8] = FieldNormsFormat.writtenWidths,
+        to out: consuming FileWriter
+    ) throws(StorageError) {
         var placed: [(offset: UInt64, width: UInt8, base: UInt8)] = []
         for column in columns {
             let low = column.norms.min() ?? 0
@@ -29,13 +32,12 @@ package enum FieldNormsSerializer {
             out.writeU8(place.base)
         }
         out.writeU64(directoryOffset)
-        Footer.append(
-            kind: SegmentComponent.fieldNorms.kind, version: SegmentComponent.fieldNorms.formatVersion, to: &out)
-        return out.bytes
+        out.writeFooter(kind: SegmentComponent.fieldNorms.kind, version: SegmentComponent.fieldNorms.formatVersion)
+        try out.finish()
     }
 
     /// Appends `codes − base` at `width` bits each, least significant bits first.
-    private static func pack(_ codes: [UInt8], minus base: UInt8, width: Int, into out: inout ByteWriter) {
+    private static func pack(_ codes: [UInt8], minus base: UInt8, width: Int, into out: inout FileWriter) {
         guard width > 0 else { return }
         if width == 8 {
             out.writeBytes(codes)

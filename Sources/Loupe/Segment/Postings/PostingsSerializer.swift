@@ -3,10 +3,11 @@ import LoupeCodec
 /// Encodes one term's postings (and positions) at a time into the segment's postings and positions files.
 ///
 /// The caller hands over a term's documents, frequencies and position deltas, already decoded from the
-/// in-memory indexer, in increasing document order. Scratch buffers are reused from term to term.
-package struct PostingsSerializer {
-    package private(set) var postings = ByteWriter(capacity: 1 << 16)
-    package private(set) var positions = ByteWriter(capacity: 1 << 16)
+/// in-memory indexer, in increasing document order. Scratch buffers are reused from term to term; the two files
+/// stream to their `FileWriter`s as they grow, so memory holds one term's lists, never a file.
+package struct PostingsSerializer: ~Copyable {
+    private var postings: FileWriter
+    private var positions: FileWriter
     private var recordsFreqs: Bool
     private var block = [UInt32](repeating: 0, count: PostingsFormat.blockLength)
     private var blocks = ByteWriter(capacity: 1 << 12)
@@ -14,8 +15,10 @@ package struct PostingsSerializer {
     private var fieldDocuments: [UInt64] = []
     package private(set) var fieldDocumentCount = 0
 
-    package init(recordsFreqs: Bool) {
+    package init(recordsFreqs: Bool, postings: consuming FileWriter, positions: consuming FileWriter) {
         self.recordsFreqs = recordsFreqs
+        self.postings = postings
+        self.positions = positions
     }
 
     /// Starts a new field: the files continue, only the frequency mode changes.
@@ -107,17 +110,18 @@ package struct PostingsSerializer {
             let chunk = unsafe UnsafeBufferPointer(rebasing: deltas[(b * blockLength)..<((b + 1) * blockLength)])
             let width = unsafe BitPacker128.requiredWidth(chunk)
             positions.writeU8(UInt8(width))
-            unsafe BitPacker128.pack(chunk, width: width, into: &positions)
+            positions.appending { out in unsafe BitPacker128.pack(chunk, width: width, into: &out) }
         }
         for i in (full * blockLength)..<deltas.count { unsafe positions.writeVInt(UInt64(deltas[i])) }
     }
 
-    /// Ends both files with their footers and hands back their bytes.
-    package consuming func finish() -> (postings: [UInt8], positions: [UInt8]) {
-        Footer.append(
-            kind: SegmentComponent.postings.kind, version: SegmentComponent.postings.formatVersion, to: &postings)
-        Footer.append(
-            kind: SegmentComponent.positions.kind, version: SegmentComponent.positions.formatVersion, to: &positions)
-        return (postings.bytes, positions.bytes)
+    /// Ends both files with their footers and finishes them (durable, under their final names).
+    /// - Throws: the `StorageError` of the first file that could not be written (its path names it).
+    package consuming func finish() throws(StorageError) {
+        postings.writeFooter(kind: SegmentComponent.postings.kind, version: SegmentComponent.postings.formatVersion)
+        positions.writeFooter(
+            kind: SegmentComponent.positions.kind, version: SegmentComponent.positions.formatVersion)
+        try postings.finish()
+        try positions.finish()
     }
 }

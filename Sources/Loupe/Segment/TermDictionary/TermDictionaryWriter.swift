@@ -1,9 +1,10 @@
 import LoupeCodec
 
 /// Builds the term dictionary file (format v2, see TermDictionaryFormat.swift) from terms added in byte order,
-/// field by field. A block is buffered until it is full, then written: its keys, then its infos bitpacked.
-package struct TermDictionaryWriter {
-    private var out = ByteWriter(capacity: 1 << 16)
+/// field by field. A block is buffered until it is full, then written: its keys, then its infos bitpacked. The file
+/// streams to its `FileWriter`; memory holds one block and the current field's block index.
+package struct TermDictionaryWriter: ~Copyable {
+    private var out: FileWriter
     private var directory:
         [(
             field: Int, terms: UInt64, section: UInt64, index: UInt64, startWidth: UInt8, keyWidth: UInt8,
@@ -29,8 +30,9 @@ package struct TermDictionaryWriter {
     private var positionsGaps: [UInt64] = []
 
     /// A writer with `blockSize` terms per block (tests use small blocks to cross block edges often).
-    package init(blockSize: Int = TermDictionaryFormat.blockSize) {
+    package init(_ out: consuming FileWriter, blockSize: Int = TermDictionaryFormat.blockSize) {
         precondition((1...TermDictionaryFormat.maximumBlockSize).contains(blockSize), "block size out of range")
+        self.out = out
         self.blockSize = blockSize
     }
 
@@ -111,7 +113,7 @@ package struct TermDictionaryWriter {
     }
 
     /// Appends `values − base` at `width` bits each, least significant bit first, padded to a whole byte.
-    private static func appendBits(_ source: [UInt64], minus base: UInt64, width: Int, to out: inout ByteWriter) {
+    private static func appendBits(_ source: [UInt64], minus base: UInt64, width: Int, to out: inout FileWriter) {
         guard width > 0 else { return }
         var pending: UInt64 = 0
         var pendingBits = 0
@@ -137,8 +139,8 @@ package struct TermDictionaryWriter {
         blockStarts.append(UInt64(indexOffset - sectionStart))
         let startWidth = BitpackedArray.requiredWidth(blockStarts.last ?? 0)
         let keyWidth = BitpackedArray.requiredWidth(UInt64(firstKeys.count))
-        BitpackedArray.write(blockStarts, width: startWidth, into: &out)
-        BitpackedArray.write([0] + firstKeyEnds, width: keyWidth, into: &out)
+        out.appending { BitpackedArray.write(blockStarts, width: startWidth, into: &$0) }
+        out.appending { BitpackedArray.write([0] + firstKeyEnds, width: keyWidth, into: &$0) }
         out.writeBytes(firstKeys)
         directory.append(
             (
@@ -147,7 +149,9 @@ package struct TermDictionaryWriter {
             ))
     }
 
-    package consuming func finish() -> [UInt8] {
+    /// Writes the field directory and the footer, and finishes the file.
+    /// - Throws: the `StorageError` of a write, the fsync or the rename.
+    package consuming func finish() throws(StorageError) {
         let directoryOffset = UInt64(out.count)
         out.writeU32(UInt32(directory.count))
         for entry in directory {
@@ -162,7 +166,7 @@ package struct TermDictionaryWriter {
             out.writeU64(entry.postings)
         }
         out.writeU64(directoryOffset)
-        Footer.append(kind: SegmentComponent.terms.kind, version: SegmentComponent.terms.formatVersion, to: &out)
-        return out.bytes
+        out.writeFooter(kind: SegmentComponent.terms.kind, version: SegmentComponent.terms.formatVersion)
+        try out.finish()
     }
 }
