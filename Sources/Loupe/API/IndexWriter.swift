@@ -31,9 +31,14 @@ public final class IndexWriter: Sendable {
 
     /// - Parameter removingOrphans: remove the files no commit references now (false for `garbageCollect`, which
     ///   lists what it removes).
-    init(index: Index, memoryBudget: Int, removingOrphans: Bool = true) throws(IndexError) {
+    /// - Parameter limits: what documents, segments and the index may hold (tests pass small ones).
+    init(
+        index: Index, memoryBudget: Int, removingOrphans: Bool = true, limits: IndexLimits = .default
+    ) throws(IndexError) {
         self.index = index
-        engine = Locked(try SegmentUpdater(index: index, memoryBudget: memoryBudget, removingOrphans: removingOrphans))
+        engine = Locked(
+            try SegmentUpdater(
+                index: index, memoryBudget: memoryBudget, removingOrphans: removingOrphans, limits: limits))
     }
 
     /// Runs `body` on the engine, holding the lock.

@@ -17,6 +17,8 @@ struct SegmentUpdater {
     /// The index's writer lock; nil once the updater is closed.
     private var lock: (any DirectoryLock)?
     private let memoryBudget: Int
+    /// What a document, a segment and the index may hold.
+    let limits: IndexLimits
     /// The last commit point this updater wrote or read.
     private(set) var committed: IndexMeta
     /// What the updater merges after each commit.
@@ -44,7 +46,7 @@ struct SegmentUpdater {
     /// - Parameter removingOrphans: remove the files no commit references now (false for `garbageCollect`, which
     ///   lists what it removes).
     /// - Throws: `IndexError` `.writerLocked` when another writer holds the index.
-    init(index: Index, memoryBudget: Int, removingOrphans: Bool) throws(IndexError) {
+    init(index: Index, memoryBudget: Int, removingOrphans: Bool, limits: IndexLimits = .default) throws(IndexError) {
         do {
             lock = try index.directory.lockWriter()
         } catch {
@@ -52,30 +54,34 @@ struct SegmentUpdater {
         }
         self.index = index
         self.memoryBudget = memoryBudget
+        self.limits = limits
         committed = try Index.readMeta(index.directory)
         opstamp = committed.opstamp
-        current = try SegmentWriter(schema: committed.schema, analyzers: index.analyzers)
+        current = try SegmentWriter(schema: committed.schema, analyzers: index.analyzers, limits: limits)
         if removingOrphans { removeUnreferencedFiles() }
     }
 
     /// Whether `close()` released the lock.
     var isClosed: Bool { lock == nil }
 
-    /// Buffers a document (flushing the buffer once it passes the memory budget); returns its opstamp.
+    /// Buffers a document (flushing the buffer once it passes the memory budget or holds a full segment); returns
+    /// its opstamp.
+    /// - Throws: `IndexError` `.limitExceeded` for a document past a limit, or an index that holds the most it can.
     mutating func add(_ document: PreparedDocument) throws(IndexError) -> UInt64 {
         try checkNoFailedFlush()
-        current.add(document)
+        try limits.checkRoom(forDocumentAfter: committed.maxDoc + uncommittedDocuments)
+        try current.add(document)
         opstamp += 1
         bufferedOpstamps.append(opstamp)
         uncommittedDocuments += 1
-        if current.memoryUsage >= memoryBudget { try flush() }
+        if current.memoryUsage >= memoryBudget || current.isFull { try flush() }
         return opstamp
     }
 
     /// Writes the buffered documents as a new (uncommitted) segment.
     private mutating func flush() throws(IndexError) {
         guard current.maxDoc > 0 else { return }
-        let fresh = try SegmentWriter(schema: committed.schema, analyzers: index.analyzers)
+        let fresh = try SegmentWriter(schema: committed.schema, analyzers: index.analyzers, limits: limits)
         let writer = current
         current = fresh
         let meta = IndexMeta.SegmentMeta(id: SegmentID(), maxDoc: Int(writer.maxDoc))
@@ -165,7 +171,7 @@ struct SegmentUpdater {
 
     /// Drops every document and deletion since the last commit, and the segment files flushed for them.
     mutating func rollback() throws(IndexError) {
-        current = try SegmentWriter(schema: committed.schema, analyzers: index.analyzers)
+        current = try SegmentWriter(schema: committed.schema, analyzers: index.analyzers, limits: limits)
         pending = []
         deletes = []
         bufferedOpstamps = []

@@ -28,6 +28,10 @@ package struct SegmentWriter {
     }
 
     package let schema: Schema
+    /// What one document and one segment may hold.
+    package let limits: IndexLimits
+    /// Per schema field, whether it is an indexed string field, whose every value is one term.
+    private let wholeValueTerms: [Bool]
     /// One entry per indexed field; an entry is nil only while `index` has moved it out.
     private var indexes: [FieldIndex?] = []
     /// FieldIndex slot of each schema field, nil when the field is not indexed.
@@ -38,8 +42,12 @@ package struct SegmentWriter {
     package private(set) var fast: ColumnarWriter
     package private(set) var maxDoc: UInt32 = 0
 
-    package init(schema: Schema, analyzers registry: AnalyzerRegistry) throws(IndexError) {
+    package init(
+        schema: Schema, analyzers registry: AnalyzerRegistry, limits: IndexLimits = .default
+    ) throws(IndexError) {
         self.schema = schema
+        self.limits = limits
+        wholeValueTerms = schema.fields.map { $0.indexed && $0.type == .string }
         var slots = [Int?](repeating: nil, count: schema.fields.count)
         var analyzers = [AnalysisSession?](repeating: nil, count: schema.fields.count)
         for (i, entry) in schema.fields.enumerated() where entry.indexed {
@@ -67,12 +75,26 @@ package struct SegmentWriter {
         indexes.reduce(arena.memoryUsage + store.memoryUsage + fast.memoryUsage) { $0 + ($1?.memoryUsage ?? 0) }
     }
 
+    /// Whether the segment holds `limits.documentsPerSegment` documents: it must be flushed before the next add.
+    package var isFull: Bool { Int(maxDoc) >= limits.documentsPerSegment }
+
     /// Indexes one document as document number `maxDoc`.
-    package mutating func add(_ document: PreparedDocument) {
+    /// - Precondition: `!isFull`.
+    /// - Throws: `IndexError` `.limitExceeded` when a string value is longer than `limits.termBytes` or the stored
+    ///   values take more than `limits.storedDocumentBytes`; the segment is then as it was before the call.
+    package mutating func add(_ document: PreparedDocument) throws(IndexError) {
+        precondition(!isFull, "a full segment is flushed before the next document")
+        let values = document.values
+        for v in values {
+            if case .bytes(let term) = v.value, term.count > limits.termBytes, wholeValueTerms[v.field] {
+                throw limits.termTooLong(term.count, field: schema.fields[v.field].name)
+            }
+        }
+        // The store first: the stored size is known once encoded, and a refused document leaves no postings.
+        try store.add(document, schema: schema, limits: limits)
         let doc = maxDoc
         for f in indexes.indices { indexes[f]?.norms.append(0) }
         var i = 0
-        let values = document.values
         while i < values.count {
             let field = values[i].field
             var end = i
@@ -80,7 +102,6 @@ package struct SegmentWriter {
             if let slot = slots[field] { index(values[i..<end], field: field, slot: slot, doc: doc) }
             i = end
         }
-        store.add(document, schema: schema)
         fast.add(document, doc: doc)
         maxDoc += 1
     }

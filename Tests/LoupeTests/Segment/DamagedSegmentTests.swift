@@ -36,7 +36,7 @@ import Testing
             )
             doc.add("tag", .text(["red", "green", "blue"][i % 3]))
             if i % 4 != 0 { doc.add("n", .u64(UInt64(i % 6))) }
-            writer.add(try! schema.prepare(doc))
+            try! writer.add(try! schema.prepare(doc))
         }
         let meta = IndexMeta.SegmentMeta(id: SegmentID(), maxDoc: 40)
         return (SegmentSerializer.serialize(writer), meta)

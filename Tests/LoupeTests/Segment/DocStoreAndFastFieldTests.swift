@@ -47,7 +47,7 @@ import Testing
         var store = DocStoreWriter()
         var fast = ColumnarWriter(schema: Self.schema)
         for (i, d) in docs.enumerated() {
-            store.add(d, schema: Self.schema)
+            try store.add(d, schema: Self.schema)
             fast.add(d, doc: DocID(i))
         }
         let storeReader = try DocStoreReader(
@@ -73,7 +73,7 @@ import Testing
     @Test func damagedStoreIsAnErrorNotACrash() throws {
         var rng = SplitMix64(seed: 7)
         var store = DocStoreWriter()
-        for _ in 0..<50 { store.add(try randomDocument(&rng), schema: Self.schema) }
+        for _ in 0..<50 { try store.add(try randomDocument(&rng), schema: Self.schema) }
         let bytes = store.finish()
         for length in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 200)) {
             #expect(throws: FormatError.self) {

@@ -41,7 +41,7 @@ import Testing
 
     static func v2Store(_ documents: [PreparedDocument], blockTargetSize: Int) -> [UInt8] {
         var writer = DocStoreWriter(blockTargetSize: blockTargetSize)
-        for d in documents { writer.add(d, schema: schema) }
+        for d in documents { try writer.add(d, schema: schema) }
         return writer.finish()
     }
 

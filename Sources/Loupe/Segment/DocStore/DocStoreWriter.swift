@@ -27,7 +27,12 @@ package struct DocStoreWriter {
     }
 
     /// Stores the stored-flagged values of the next document (document ids are consecutive from 0).
-    package mutating func add(_ document: PreparedDocument, schema: Schema) {
+    /// - Throws: `IndexError` `.limitExceeded` (`.storedDocumentBytes`) when they encode to more than
+    ///   `limits.storedDocumentBytes`; the store is then as it was before the call.
+    package mutating func add(
+        _ document: PreparedDocument, schema: Schema, limits: IndexLimits = .default
+    ) throws(IndexError) {
+        let start = data.count
         var count = 0
         for v in document.values where schema.fields[v.field].stored { count += 1 }
         data.writeVInt(UInt64(count))
@@ -35,9 +40,23 @@ package struct DocStoreWriter {
             data.writeVInt(UInt64(v.field))
             StoredValueCoding.write(v.value, type: schema.fields[v.field].type, into: &data)
         }
+        guard data.count - start <= limits.storedDocumentBytes else {
+            let size = data.count - start
+            data.bytes.removeSubrange(start...)
+            throw limits.storedDocumentTooLarge(size, largestField: Self.largestStoredField(document, schema: schema))
+        }
         ends.append(UInt32(data.count))
         docCount += 1
         if data.count >= blockTargetSize { closeBlock() }
+    }
+
+    /// The stored field holding most of `document`'s stored bytes, for the error that names it.
+    private static func largestStoredField(_ document: PreparedDocument, schema: Schema) -> String? {
+        var bytes = [Int](repeating: 0, count: schema.fields.count)
+        for v in document.values where schema.fields[v.field].stored {
+            if case .bytes(let value) = v.value { bytes[v.field] += value.count } else { bytes[v.field] += 8 }
+        }
+        return bytes.indices.max { bytes[$0] < bytes[$1] }.map { schema.fields[$0].name }
     }
 
     /// Stores the next document as already-encoded values (a document's bytes from another store of the same
