@@ -39,7 +39,7 @@ import Testing
         return out.bytes
     }
 
-    static func v2Store(_ documents: [PreparedDocument], blockTargetSize: Int) -> [UInt8] {
+    static func v2Store(_ documents: [PreparedDocument], blockTargetSize: Int) throws -> [UInt8] {
         var writer = DocStoreWriter(blockTargetSize: blockTargetSize)
         for d in documents { try writer.add(d, schema: schema) }
         return writer.finish()
@@ -163,7 +163,7 @@ import Testing
     @Test func cacheIsSharedBoundedAndReleasedWithItsReaders() throws {
         let cache = DocStoreCache(budgetBytes: 64 * 1024)
         let docs = try Self.documents(seed: 4, count: 3_000)
-        let bytes = Self.v2Store(docs, blockTargetSize: 1_024)
+        let bytes = try Self.v2Store(docs, blockTargetSize: 1_024)
         let kept = try Self.open(bytes, cache: cache)
         var dropped: DocStoreReader? = try Self.open(bytes, cache: cache)
         for doc in 0..<docs.count {
@@ -214,7 +214,7 @@ import Testing
         let docs = try Self.documents(seed: 3, count: 14, maxWords: 12)
         let expected = docs.map { Self.encoded($0) }
         let bytes =
-            version == 2 ? Self.v2Store(docs, blockTargetSize: 120) : Self.v1Store(expected, blockTargetSize: 120)
+            version == 2 ? try Self.v2Store(docs, blockTargetSize: 120) : Self.v1Store(expected, blockTargetSize: 120)
         let clean = try Self.open(bytes)
         #expect(clean.blockCount >= 4, "several blocks")
         var outcomes = (openFailed: 0, fetchFailed: 0, changed: 0, intact: 0)
@@ -273,7 +273,7 @@ import Testing
 
     @Test func indexEntriesAreValidatedAtOpen() throws {
         let docs = try Self.documents(seed: 1, count: 50)
-        let bytes = Self.v2Store(docs, blockTargetSize: 300)
+        let bytes = try Self.v2Store(docs, blockTargetSize: 300)
         let reader = try Self.open(bytes)
         let body = bytes.count - Footer.size
         let indexOffset = body - DocStoreFormat.trailerSize - reader.blockCount * DocStoreFormat.indexEntrySize
