@@ -106,7 +106,7 @@ struct JSONLImport {
         do {
             try unsafe writer.addJSON(bytes: line)
             return true
-        } catch where error.code == .invalidDocument || error.code == .limitExceeded {
+        } catch  where error.code == .invalidDocument || error.code == .limitExceeded {
             let report = "line \(lineNumber): \(CommandFailure(error).message)"
             // A full index refuses every later line too: skipping would only repeat the error.
             let indexFull = error.limit == .documentsPerIndex

@@ -31,7 +31,9 @@ extension Index {
 
     /// A writer with other limits than the engine's, for tests of the boundaries; otherwise as `writer()`.
     /// - Throws: `IndexError` `.writerLocked` when another writer holds the index.
-    package func writer(limits: IndexLimits, memoryBudget: Int = IndexWriter.defaultMemoryBudget) throws(IndexError)
+    package func writer(
+        limits: IndexLimits, memoryBudget: Int = IndexWriter.defaultMemoryBudget
+    ) throws(IndexError)
         -> IndexWriter
     {
         let writer = try IndexWriter(index: self, memoryBudget: memoryBudget, limits: limits)

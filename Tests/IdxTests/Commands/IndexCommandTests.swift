@@ -137,7 +137,8 @@ import Testing
         let corpus = try folder.file("movies.jsonl", Fixtures.moviesJSONL)
         let run = IdxRun(["index", folder.subpath("index"), corpus, "--schema", schema])
         #expect(run.code == .failure)
-        #expect(run.err.contains("schema: 1001 fields, more than the 1000 a schema may declare (from field 'f1000' on)"))
+        #expect(
+            run.err.contains("schema: 1001 fields, more than the 1000 a schema may declare (from field 'f1000' on)"))
     }
 
     @Test func blankLinesAreSkippedButCounted() throws {

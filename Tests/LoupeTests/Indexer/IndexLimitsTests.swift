@@ -55,7 +55,8 @@ import Testing
     @Test func injectedFieldCountLimit() throws {
         let fields = (0..<4).map { FieldEntry(name: "f\($0)", type: .u64) }
         let limits = IndexLimits(fieldsPerSchema: 3)
-        #expect(try Schema(fields: Array(fields.prefix(3)), defaultFields: [], idField: nil, limits: limits).fields.count == 3)
+        let atLimit = try Schema(fields: Array(fields.prefix(3)), defaultFields: [], idField: nil, limits: limits)
+        #expect(atLimit.fields.count == 3)
         let error = Self.expectLimit(.fieldsPerSchema) {
             _ = try Schema(fields: fields, defaultFields: [], idField: nil, limits: limits)
         }
