@@ -65,14 +65,16 @@ public final class IndexWriter: Sendable {
     public var uncommittedDocuments: Int { engine.withLock { $0.uncommittedDocuments } }
 
     /// Adds a document; returns its opstamp.
-    /// - Throws: `IndexError` `.invalidDocument` naming the field, if the document does not fit the schema.
+    /// - Throws: `IndexError` `.invalidDocument` naming the field, if the document does not fit the schema;
+    ///   `.limitExceeded` (with `limit`) for a document past a limit of Docs/FORMAT.md "Limits", or a full index.
     @discardableResult
     public func addDocument(_ document: Document) throws(IndexError) -> UInt64 {
         try add(Result { () throws(IndexError) in try index.schema.prepare(document) })
     }
 
     /// Adds a document given as one JSON object (a JSONL line).
-    /// - Throws: `IndexError` `.invalidDocument` with the field or the byte offset of the JSON error.
+    /// - Throws: `IndexError` `.invalidDocument` with the field or the byte offset of the JSON error;
+    ///   `.limitExceeded` as `addDocument`.
     @discardableResult
     public func addJSON(_ json: String) throws(IndexError) -> UInt64 {
         var text = json
