@@ -4,8 +4,9 @@ import LoupeCodec
 /// Adds the lines of a JSONL input to an index writer: the loop shared by `idx index` and `idx quickstart`.
 ///
 /// Each non-blank line is one JSON object handed to the engine as bytes, without building a `String`. A line the
-/// engine rejects either stops the import, rolling back what was added since the last commit, or, with
-/// `skipBad`, is reported on stderr and skipped.
+/// engine rejects (one that does not fit the schema, or passes a limit of Docs/FORMAT.md "Limits") either stops
+/// the import, rolling back what was added since the last commit, or, with `skipBad`, is reported on stderr and
+/// skipped; a full index stops it even with `skipBad`.
 struct JSONLImport {
     /// Commit after every this many documents; nil commits once, at the end.
     var commitEvery: Int? = nil
@@ -105,13 +106,15 @@ struct JSONLImport {
         do {
             try unsafe writer.addJSON(bytes: line)
             return true
-        } catch  where error.code == .invalidDocument {
+        } catch  where error.code == .invalidDocument || error.code == .limitExceeded {
             let report = "line \(lineNumber): \(CommandFailure(error).message)"
-            guard skipBad else {
+            // A full index refuses every later line too: skipping would only repeat the error.
+            let indexFull = error.limit == .documentsPerIndex
+            guard skipBad, !indexFull else {
                 let lost = writer.uncommittedDocuments
                 throw CommandFailure(
                     report + "\nstopped without committing the \(lost) document\(lost == 1 ? "" : "s") added since "
-                        + "the last commit; pass --skip-bad to skip bad lines")
+                        + "the last commit" + (indexFull ? "" : "; pass --skip-bad to skip bad lines"))
             }
             progress.clear()
             console.err.line(report)

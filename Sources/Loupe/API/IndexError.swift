@@ -4,7 +4,7 @@ public struct IndexError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: String, Sendable {
             case invalidArgument, invalidDocument, invalidQuery, corruption, incompatibleFormat, schemaMismatch, io
-            case writerLocked, notFound, cancelled
+            case writerLocked, notFound, cancelled, limitExceeded
         }
 
         private let kind: Kind
@@ -31,6 +31,31 @@ public struct IndexError: Error, Sendable, CustomStringConvertible {
         /// The task running an async call (`searchAsync`, `aggregateAsync`, …) was cancelled: the call stopped at
         /// the next segment and returned no partial result. Nothing is wrong with the index; retry if still wanted.
         public static let cancelled = Code(.cancelled)
+        /// A schema or document past one of the engine's limits (Docs/FORMAT.md, "Limits"): `IndexError.limit` says
+        /// which, the message gives the value and the limit, and the context the field. Nothing changed: the document
+        /// was not added (the writer stays usable), or the schema was not built.
+        public static let limitExceeded = Code(.limitExceeded)
+
+        public var description: String { kind.rawValue }
+    }
+
+    /// One of the engine's limits, named by an error of code `.limitExceeded` (values in Docs/FORMAT.md, "Limits").
+    public struct Limit: Hashable, Sendable, CustomStringConvertible {
+        private enum Kind: String, Sendable {
+            case documentsPerIndex, termBytes, fieldsPerSchema, storedDocumentBytes
+        }
+
+        private let kind: Kind
+        private init(_ kind: Kind) { self.kind = kind }
+
+        /// Documents in the index, deleted ones not yet merged away included.
+        public static let documentsPerIndex = Limit(.documentsPerIndex)
+        /// UTF-8 bytes of a string field's value, which is indexed as one term.
+        public static let termBytes = Limit(.termBytes)
+        /// Fields in a schema.
+        public static let fieldsPerSchema = Limit(.fieldsPerSchema)
+        /// Bytes of a document's stored values, as the document store encodes them.
+        public static let storedDocumentBytes = Limit(.storedDocumentBytes)
 
         public var description: String { kind.rawValue }
     }
@@ -66,6 +91,8 @@ public struct IndexError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// Where the problem was found.
     public var context: Context
+    /// The limit an error of code `.limitExceeded` hit; nil for every other code.
+    public var limit: Limit?
 
     /// An error of `code` with `message` (what went wrong and what to do) and where it was found.
     public init(_ code: Code, _ message: String, context: Context = Context()) {

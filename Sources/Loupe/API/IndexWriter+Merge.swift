@@ -5,7 +5,8 @@
 extension IndexWriter {
     /// Commits, then merges every segment into one, dropping every deleted document, before returning (on an
     /// open writer the same operation as `Index.optimize()`, without the reload). The policy's running merges
-    /// finish and are published first.
+    /// finish and are published first. Past 2^31 − 1 live documents, a segment's limit (Docs/FORMAT.md, "Limits"),
+    /// the result is as few segments as hold them.
     /// - Throws: the commit's error, `lastMergeError` when a background merge failed, or the merge's own error
     ///   (`.io`, `.corruption`); the index then stays as committed.
     public func merge() throws(IndexError) {

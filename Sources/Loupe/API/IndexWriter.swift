@@ -55,11 +55,16 @@ public final class IndexWriter: Sendable {
     /// - Parameter removingOrphans: remove the files no commit references now (false for `garbageCollect`, which
     ///   lists what it removes).
     /// - Parameter threads: indexing threads sharing `memoryBudget` (1: index on the caller's thread).
-    init(index: Index, memoryBudget: Int, threads: Int = 1, removingOrphans: Bool = true) throws(IndexError) {
+    /// - Parameter limits: what documents, segments and the index may hold (tests pass small ones).
+    init(
+        index: Index, memoryBudget: Int, threads: Int = 1, removingOrphans: Bool = true,
+        limits: IndexLimits = .default
+    ) throws(IndexError) {
         self.index = index
         engine = Locked(
             try SegmentUpdater(
-                index: index, memoryBudget: memoryBudget, threads: threads, removingOrphans: removingOrphans))
+                index: index, memoryBudget: memoryBudget, threads: threads, removingOrphans: removingOrphans,
+                limits: limits))
     }
 
     /// Runs `body` on the engine, holding the lock.
@@ -86,14 +91,16 @@ public final class IndexWriter: Sendable {
     public var uncommittedDocuments: Int { engine.withLock { $0.uncommittedDocuments } }
 
     /// Adds a document; returns its opstamp.
-    /// - Throws: `IndexError` `.invalidDocument` naming the field, if the document does not fit the schema.
+    /// - Throws: `IndexError` `.invalidDocument` naming the field, if the document does not fit the schema;
+    ///   `.limitExceeded` (with `limit`) for a document past a limit of Docs/FORMAT.md "Limits", or a full index.
     @discardableResult
     public func addDocument(_ document: Document) throws(IndexError) -> UInt64 {
         try add(Result { () throws(IndexError) in try index.schema.prepare(document) })
     }
 
     /// Adds a document given as one JSON object (a JSONL line).
-    /// - Throws: `IndexError` `.invalidDocument` with the field or the byte offset of the JSON error.
+    /// - Throws: `IndexError` `.invalidDocument` with the field or the byte offset of the JSON error;
+    ///   `.limitExceeded` as `addDocument`.
     @discardableResult
     public func addJSON(_ json: String) throws(IndexError) -> UInt64 {
         var text = json

@@ -82,7 +82,12 @@ public struct Schema: Sendable, Hashable {
     /// Why the schema is not valid, for one `SchemaBuilder.build()` could not throw; an index refuses it.
     package let problem: IndexError?
 
-    package init(fields: [FieldEntry], defaultFields: [String], idField: String?) throws(IndexError) {
+    /// - Parameter limits: the field count limit (tests pass a small one).
+    /// - Throws: `IndexError` `.invalidArgument` naming the bad field, `.limitExceeded` for too many fields.
+    package init(
+        fields: [FieldEntry], defaultFields: [String], idField: String?, limits: IndexLimits = .default
+    ) throws(IndexError) {
+        try limits.checkFieldCount(fields)
         var index: [String: Int] = [:]
         for (i, field) in fields.enumerated() {
             try Self.validateName(field.name)

@@ -28,4 +28,16 @@ extension Index {
         }
         return result
     }
+
+    /// A writer with other limits than the engine's, for tests of the boundaries; otherwise as `writer()`.
+    /// - Throws: `IndexError` `.writerLocked` when another writer holds the index.
+    package func writer(
+        limits: IndexLimits, memoryBudget: Int = IndexWriter.defaultMemoryBudget, threads: Int = 1
+    ) throws(IndexError)
+        -> IndexWriter
+    {
+        let writer = try IndexWriter(index: self, memoryBudget: memoryBudget, threads: threads, limits: limits)
+        openWriter = writer
+        return writer
+    }
 }

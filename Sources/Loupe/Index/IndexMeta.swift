@@ -40,6 +40,10 @@ package struct IndexMeta: Sendable, Equatable {
         self.opstamp = opstamp
     }
 
+    /// Documents in the index's segments, deleted ones not yet merged away included.
+    /// - Complexity: O(segments).
+    package var maxDoc: Int { segments.reduce(0) { $0 + $1.maxDoc } }
+
     package func encode() -> [UInt8] {
         let segmentValues: [JSONValue] = segments.map {
             JSONValue.object([

@@ -4,14 +4,18 @@
 /// index as it was (its files are orphans the next clean-up removes) and is redone later.
 extension SegmentUpdater {
     /// Commits, lets the policy's merges finish, then merges every segment into one, dropping every deleted
-    /// document.
+    /// document; into as few as hold `limits.documentsPerSegment` documents each when one cannot hold them all.
     /// - Throws: the commit's error, or `lastMergeError` when a background merge failed.
     mutating func mergeAll() throws(IndexError) {
         _ = try commit()
         waitForMerges()
         if let lastMergeError { throw lastMergeError }
-        guard committed.segments.count > 1 || committed.segments.contains(where: { $0.deletes != nil }) else { return }
-        try merge(Array(committed.segments.indices))
+        let runs = MergePolicy.mergesIntoFewest(committed.segments, documentsPerSegment: limits.documentsPerSegment)
+        // Each merge renumbers the segments after it, so the runs are found again by id.
+        let ids = runs.map { $0.map { committed.segments[$0].id } }
+        for run in ids {
+            try merge(run.compactMap { id in committed.segments.firstIndex { $0.id == id } })
+        }
     }
 
     /// Waits for the background merges, publishes them, and runs the merges they make due, until none is left.
@@ -29,7 +33,7 @@ extension SegmentUpdater {
     mutating func startMerges() -> Int {
         let free = committed.segments.filter { !merges.isBusy($0.id) }
         var started = 0
-        for group in mergePolicy.merges(free) {
+        for group in mergePolicy.merges(free, documentsPerSegment: limits.documentsPerSegment) {
             let sources = group.map { free[$0] }
             do {
                 let readers = try openReaders(sources)

@@ -19,6 +19,8 @@ struct SegmentUpdater {
     /// The index's writer lock; nil once the updater is closed.
     private var lock: (any DirectoryLock)?
     private let memoryBudget: Int
+    /// What a document, a segment and the index may hold.
+    let limits: IndexLimits
     /// The last commit point this updater wrote or read.
     private(set) var committed: IndexMeta
     /// What the updater merges after each commit.
@@ -51,7 +53,9 @@ struct SegmentUpdater {
     ///   lists what it removes).
     /// - Throws: `IndexError` `.writerLocked` when another writer holds the index.
     /// - Parameter threads: indexing threads, sharing `memoryBudget` equally.
-    init(index: Index, memoryBudget: Int, threads: Int = 1, removingOrphans: Bool) throws(IndexError) {
+    init(
+        index: Index, memoryBudget: Int, threads: Int = 1, removingOrphans: Bool, limits: IndexLimits = .default
+    ) throws(IndexError) {
         do {
             lock = try index.directory.lockWriter()
         } catch {
@@ -59,23 +63,28 @@ struct SegmentUpdater {
         }
         self.index = index
         self.memoryBudget = memoryBudget
+        self.limits = limits
         committed = try Index.readMeta(index.directory)
         opstamp = committed.opstamp
-        current = try SegmentWriter(schema: committed.schema, analyzers: index.analyzers)
+        current = try SegmentWriter(schema: committed.schema, analyzers: index.analyzers, limits: limits)
         self.threads =
             threads > 1
             ? IndexingThreads(
                 count: threads, memoryBudget: memoryBudget, schema: committed.schema, analyzers: index.analyzers,
-                directory: index.directory) : nil
+                limits: limits, directory: index.directory) : nil
         if removingOrphans { removeUnreferencedFiles() }
     }
 
     /// Whether `close()` released the lock.
     var isClosed: Bool { lock == nil }
 
-    /// Buffers a document (flushing the buffer once it passes the memory budget); returns its opstamp.
+    /// Buffers a document (flushing the buffer once it passes the memory budget or holds a full segment); returns
+    /// its opstamp.
+    /// - Throws: `IndexError` `.limitExceeded` for a document past a limit, or an index that holds the most it can.
     mutating func add(_ document: PreparedDocument) throws(IndexError) -> UInt64 {
         try checkNoFailedFlush()
+        try limits.checkRoom(forDocumentAfter: committed.maxDoc + uncommittedDocuments)
+        try limits.check(document, schema: committed.schema)
         opstamp += 1
         uncommittedDocuments += 1
         if let threads {
@@ -85,7 +94,7 @@ struct SegmentUpdater {
         }
         current.add(document)
         bufferedOpstamps.append(opstamp)
-        if current.memoryUsage >= memoryBudget { try flush() }
+        if current.memoryUsage >= memoryBudget || current.isFull { try flush() }
         return opstamp
     }
 
@@ -117,7 +126,7 @@ struct SegmentUpdater {
             return
         }
         guard current.maxDoc > 0 else { return }
-        let fresh = try SegmentWriter(schema: committed.schema, analyzers: index.analyzers)
+        let fresh = try SegmentWriter(schema: committed.schema, analyzers: index.analyzers, limits: limits)
         let writer = current
         current = fresh
         let meta = IndexMeta.SegmentMeta(id: SegmentID(), maxDoc: Int(writer.maxDoc))
@@ -205,7 +214,7 @@ struct SegmentUpdater {
     mutating func rollback() throws(IndexError) {
         threads?.discard()
         batch = IndexingThreads.Batch()
-        current = try SegmentWriter(schema: committed.schema, analyzers: index.analyzers)
+        current = try SegmentWriter(schema: committed.schema, analyzers: index.analyzers, limits: limits)
         pending = []
         deletes = []
         bufferedOpstamps = []

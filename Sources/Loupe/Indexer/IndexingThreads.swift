@@ -51,9 +51,13 @@ package final class IndexingThreads: Sendable {
     /// - Parameters:
     ///   - count: indexing threads (≥ 2; one thread indexes on the writer's thread instead).
     ///   - memoryBudget: the writer's whole budget, shared equally between the threads.
-    package init(count: Int, memoryBudget: Int, schema: Schema, analyzers: AnalyzerRegistry, directory: any Directory) {
+    ///   - limits: the segment limit each thread's writer flushes at (documents are checked before they come).
+    package init(
+        count: Int, memoryBudget: Int, schema: Schema, analyzers: AnalyzerRegistry, limits: IndexLimits,
+        directory: any Directory
+    ) {
         workers = Workers(
-            count: count, budgetPerThread: memoryBudget / count, schema: schema, analyzers: analyzers,
+            count: count, budgetPerThread: memoryBudget / count, schema: schema, analyzers: analyzers, limits: limits,
             directory: directory)
     }
 
@@ -94,16 +98,21 @@ private final class Workers: Sendable {
     private let budgetPerThread: Int
     private let schema: Schema
     private let analyzers: AnalyzerRegistry
+    private let limits: IndexLimits
     private let directory: any Directory
     private let queue: BatchQueue
     private let threads: [DispatchQueue]
     private let running = DispatchGroup()
 
-    init(count: Int, budgetPerThread: Int, schema: Schema, analyzers: AnalyzerRegistry, directory: any Directory) {
+    init(
+        count: Int, budgetPerThread: Int, schema: Schema, analyzers: AnalyzerRegistry, limits: IndexLimits,
+        directory: any Directory
+    ) {
         self.count = count
         self.budgetPerThread = budgetPerThread
         self.schema = schema
         self.analyzers = analyzers
+        self.limits = limits
         self.directory = directory
         queue = BatchQueue(capacity: 2 * count)
         threads = (0..<count).map { DispatchQueue(label: "loupe.indexing.\($0)") }
@@ -166,7 +175,7 @@ private final class Workers: Sendable {
             for (document, opstamp) in zip(batch.documents, batch.opstamps) {
                 if writer == nil {
                     do {
-                        writer = try SegmentWriter(schema: schema, analyzers: analyzers)
+                        writer = try SegmentWriter(schema: schema, analyzers: analyzers, limits: limits)
                     } catch {
                         fail(error)
                         break
@@ -174,7 +183,7 @@ private final class Workers: Sendable {
                 }
                 writer!.add(document)
                 opstamps.append(opstamp)
-                if writer!.memoryUsage >= budgetPerThread { flush(&writer, &opstamps) }
+                if writer!.memoryUsage >= budgetPerThread || writer!.isFull { flush(&writer, &opstamps) }
             }
         }
         if proceeding { flush(&writer, &opstamps) }

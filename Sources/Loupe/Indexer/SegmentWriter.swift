@@ -28,6 +28,8 @@ package struct SegmentWriter {
     }
 
     package let schema: Schema
+    /// What one segment may hold (documents are checked against the other limits before they reach a writer).
+    package let limits: IndexLimits
     /// One entry per indexed field; an entry is nil only while `index` has moved it out.
     private var indexes: [FieldIndex?] = []
     /// FieldIndex slot of each schema field, nil when the field is not indexed.
@@ -38,8 +40,11 @@ package struct SegmentWriter {
     package private(set) var fast: ColumnarWriter
     package private(set) var maxDoc: UInt32 = 0
 
-    package init(schema: Schema, analyzers registry: AnalyzerRegistry) throws(IndexError) {
+    package init(
+        schema: Schema, analyzers registry: AnalyzerRegistry, limits: IndexLimits = .default
+    ) throws(IndexError) {
         self.schema = schema
+        self.limits = limits
         var slots = [Int?](repeating: nil, count: schema.fields.count)
         var analyzers = [AnalysisSession?](repeating: nil, count: schema.fields.count)
         for (i, entry) in schema.fields.enumerated() where entry.indexed {
@@ -67,12 +72,17 @@ package struct SegmentWriter {
         indexes.reduce(arena.memoryUsage + store.memoryUsage + fast.memoryUsage) { $0 + ($1?.memoryUsage ?? 0) }
     }
 
+    /// Whether the segment holds `limits.documentsPerSegment` documents: it must be flushed before the next add.
+    package var isFull: Bool { Int(maxDoc) >= limits.documentsPerSegment }
+
     /// Indexes one document as document number `maxDoc`.
+    /// - Precondition: `!isFull`, and the document passed `IndexLimits.check`.
     package mutating func add(_ document: PreparedDocument) {
+        precondition(!isFull, "a full segment is flushed before the next document")
+        let values = document.values
         let doc = maxDoc
         for f in indexes.indices { indexes[f]?.norms.append(0) }
         var i = 0
-        let values = document.values
         while i < values.count {
             let field = values[i].field
             var end = i

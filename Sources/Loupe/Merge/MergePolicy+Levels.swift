@@ -1,7 +1,10 @@
 /// The policy's decisions: levels by live size, groups to merge.
 extension MergePolicy {
-    /// Groups of segments to merge, each as indexes into `segments`.
-    package func merges(_ segments: [IndexMeta.SegmentMeta]) -> [[Int]] {
+    /// Groups of segments to merge, each as indexes into `segments`. No group holds more live documents than
+    /// `documentsPerSegment`: a segment that fits with no other of its level is left as it is.
+    package func merges(
+        _ segments: [IndexMeta.SegmentMeta], documentsPerSegment: Int
+    ) -> [[Int]] {
         guard mergeFactor < .max else { return [] }
         var levels: [Int: [Int]] = [:]
         for (i, segment) in segments.enumerated() {
@@ -14,9 +17,20 @@ extension MergePolicy {
             if members.count >= mergeFactor {
                 var rest = members
                 while rest.count >= 2 {
-                    let group = Array(rest.prefix(maximumMergeAtOnce))
+                    var group: [Int] = []
+                    var documents = 0
+                    for i in rest where group.count < maximumMergeAtOnce {
+                        guard documents + segments[i].liveCount <= documentsPerSegment else { continue }
+                        group.append(i)
+                        documents += segments[i].liveCount
+                    }
+                    guard group.count >= 2 else {
+                        // The first segment left fits with no other (with none when the group is empty).
+                        rest.removeFirst()
+                        continue
+                    }
                     groups.append(group)
-                    rest.removeFirst(group.count)
+                    rest.removeAll { group.contains($0) }
                     if rest.count < mergeFactor { break }
                 }
             } else {
@@ -24,6 +38,27 @@ extension MergePolicy {
             }
         }
         return groups
+    }
+
+    /// What `optimize()` merges: runs of consecutive segments, each with as many live documents as fit one
+    /// segment, as indexes into `segments`; a run of one segment is listed only when it has deletes to drop.
+    package static func mergesIntoFewest(
+        _ segments: [IndexMeta.SegmentMeta], documentsPerSegment: Int
+    ) -> [[Int]] {
+        var runs: [[Int]] = []
+        var run: [Int] = []
+        var documents = 0
+        for (i, segment) in segments.enumerated() {
+            if !run.isEmpty && documents + segment.liveCount > documentsPerSegment {
+                runs.append(run)
+                run = []
+                documents = 0
+            }
+            run.append(i)
+            documents += segment.liveCount
+        }
+        if !run.isEmpty { runs.append(run) }
+        return runs.filter { $0.count > 1 || segments[$0[0]].deletes != nil }
     }
 
     private func level(of segment: IndexMeta.SegmentMeta) -> Int {

@@ -121,6 +121,42 @@ import Testing
         #expect(try documentCount(index) == 3)
     }
 
+    /// A line past one of the engine's limits (Docs/FORMAT.md, "Limits") is a bad line: reported with its number
+    /// and field, and skipped with --skip-bad.
+    @Test func lineWithATermPastTheLimitIsReportedWithItsLineAndField() throws {
+        let folder = try TemporaryFolder()
+        let schema = try folder.file("schema.json", Fixtures.schema)
+        let long = String(repeating: "g", count: 65_531)
+        let lines = [Fixtures.movies[0], #"{"id": "x", "genres": ["Drama", "\#(long)"]}"#, Fixtures.movies[1]]
+        let corpus = try folder.file("long.jsonl", lines.joined(separator: "\n"))
+        let index = folder.subpath("index")
+
+        let run = IdxRun(["index", index, corpus, "--schema", schema])
+        #expect(run.code == .failure)
+        #expect(
+            run.err.hasPrefix(
+                "idx index: line 2: field 'genres': a string value of 65531 bytes is longer than the 65530 bytes"))
+        #expect(run.err.contains("\nstopped without committing the 1 document added since the last commit"))
+        #expect(try documentCount(index) == 0)
+
+        let skipped = IdxRun(["index", index, corpus, "--skip-bad"])
+        #expect(skipped.code == .success)
+        #expect(skipped.err.hasPrefix("line 2: field 'genres': a string value of 65531 bytes"))
+        #expect(skipped.out.hasSuffix("\nskipped 1 bad line\n"))
+        #expect(try documentCount(index) == 2)
+    }
+
+    @Test func schemaPastTheFieldLimitIsRefused() throws {
+        let folder = try TemporaryFolder()
+        let fields = (0...1_000).map { #"{"name": "f\#($0)", "type": "u64"}"# }
+        let schema = try folder.file("wide.json", #"{"fields": [\#(fields.joined(separator: ", "))]}"#)
+        let corpus = try folder.file("movies.jsonl", Fixtures.moviesJSONL)
+        let run = IdxRun(["index", folder.subpath("index"), corpus, "--schema", schema])
+        #expect(run.code == .failure)
+        #expect(
+            run.err.contains("schema: 1001 fields, more than the 1000 a schema may declare (from field 'f1000' on)"))
+    }
+
     @Test func blankLinesAreSkippedButCounted() throws {
         let folder = try TemporaryFolder()
         let schema = try folder.file("schema.json", Fixtures.schema)

@@ -17,6 +17,20 @@ package enum StoredValueCoding {
         }
     }
 
+    /// The bytes `write` takes for `value`.
+    package static func encodedSize(_ value: PreparedDocument.Value, type: FieldType) -> Int {
+        switch (value, type) {
+        case (.bytes(let b), _): vintSize(UInt64(b.count)) + b.count
+        case (.mapped(let v), .u64): vintSize(v)
+        case (.mapped(let v), .i64), (.mapped(let v), .date): vintSize(zigZag(NumericMapping.toI64(v)))
+        case (.mapped, .f64): 8
+        case (.mapped, _): 1
+        }
+    }
+
+    /// The bytes of `v` as a VInt: one per 7 bits, at least one.
+    package static func vintSize(_ v: UInt64) -> Int { max(1, (64 - v.leadingZeroBitCount + 6) / 7) }
+
     /// Every (field, value) of one encoded document; with `only`, just that field's values. Values come in
     /// ascending field order (`validate` checks it), so reading one field stops at the first value past it: the id,
     /// usually the first field, costs the same however many other fields are stored.
