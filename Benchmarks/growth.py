@@ -3,7 +3,7 @@
 
     python3 Benchmarks/growth.py [--docs 10000,100000,1000000] [--seed 13] [--repeat 10] [--memory-mb 50]
         [--stored id|all] [--corpus PATH] [--out Docs/benchmarks/growth.json] [--chart Docs/benchmarks/growth.png]
-        [--no-build] [--keep]
+        [--extend PATH] [--no-build] [--keep]
 
 The corpus is Benchmarks/corpora/synthetic/generate.py's, written once for the largest N into the working folder
 (or --corpus, an existing one written with the same --seed): its first N documents are exactly what
@@ -15,20 +15,25 @@ the words whose share of documents is nearest the band make QUERIES_PER_CELL ter
 (`+a +b`, both words at the band) and or2 queries (`a b`), and the collocations nearest it phrase queries
 (`"a b"`). The corpus is i.i.d., so a band holds the same share of every N: one query list serves all points.
 
-Per N and engine, each in its own process, one indexing thread and the same --memory-mb budget:
-  indexing   docs/s from writer creation to the end of the commit (JSON parsing included; tantivy also waits for
-             its merge threads), the engine's own peak RSS right after indexing, the process's peak RssAnon
-             (sampled every 50 ms), index size on disk and segment count;
-  optimize   Loupe: `idx optimize DIR --json` (merge every segment into one), its own time, the process's peak RSS
-             (wait4's ru_maxrss) and peak RssAnon (sampled). tantivy-py 0.27 exposes no merge, so tantivy has none;
+Per N, both engines read the same plain JSONL file of the first N documents (a copy in the working folder unless
+the corpus is exactly that), with one indexing thread and the same --memory-mb budget, every step in its own
+process (so that each peak RSS is that step's own):
+  indexing   Loupe: `idx index DIR FILE --schema S --memory-mb M`, timed by idx from the first line read to the end
+             of the commit and of the merges it started (`waitForMerges`, which publishes them); tantivy: the
+             worker below, from writer creation to commit + wait_merging_threads. JSON parsing is included in both.
+             Peak RSS (wait4's ru_maxrss for idx; tantivy's own, read right after indexing), peak RssAnon (anonymous
+             memory, not the mmap'd index pages; sampled every 50 ms), index size on disk and segment count;
+  optimize   Loupe: `idx optimize DIR --json` (merge every segment into one), its own time, its process's peak RSS
+             and RssAnon. tantivy-py 0.27 exposes no merge call, so tantivy has no optimize row;
   open       median of max(5, min(repeat, 20)) fresh opens with a searcher (Loupe also after the optimize);
   queries    per query the median of --repeat passes (after one warm-up) of a top-10 with an exact count and the id
-             field of each hit, as compare.py times "top-10"; per class and band, the p50 of those medians. Loupe
-             runs them on the index as built and again after the optimize.
-The points run once each, Loupe then tantivy: the machine's noise falls into the figures (see Docs/BENCHMARKS.md).
+             field of each hit, as compare.py's "top-10"; per class and band, the p50 of those medians. Loupe
+             (`loupe-bench --reuse-index`) runs them on the index as built and again after the optimize.
+Each point runs once, Loupe then tantivy: the machine's noise falls into the figures (see Docs/BENCHMARKS.md).
 
-Writes the results JSON (--out), a markdown table on stdout (and beside the JSON, .md) and a log-log PNG chart
-(--chart). The first run creates the virtualenv compare.py uses (env LOUPE_BENCH_VENV, default
+--extend PATH adds larger (or re-run) points to an earlier results file measured with the same settings and
+queries. Writes the results JSON (--out), a markdown table on stdout (and beside the JSON, .md) and a log-log PNG
+chart (--chart). The first run creates the virtualenv compare.py uses (env LOUPE_BENCH_VENV, default
 /tmp/loupe-bench-venv) with tantivy==0.27.0 and matplotlib, then re-runs itself inside it.
 """
 import argparse
@@ -37,6 +42,7 @@ import importlib.metadata
 import json
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -49,8 +55,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGE_DIR = os.path.dirname(HERE)
 SYNTHETIC = os.path.join(HERE, "corpora", "synthetic")
 sys.path.insert(0, SYNTHETIC)
-from bench.inputs import corpus_lines, floor_query, load_schema, run_schema, write_schema  # noqa: E402
-from bench.measure import FLOOR_SAMPLES, median  # noqa: E402
+from bench.inputs import corpus_lines, load_schema, run_schema, write_schema  # noqa: E402
+from bench.measure import dir_size, median  # noqa: E402
 from generate import WORD_LIST, Generator, document_frequencies, load_words  # noqa: E402
 
 TANTIVY_PIN = "tantivy==0.27.0"
@@ -94,27 +100,30 @@ def rss_anon_kb(pid):
 
 
 def run_measured(command, stdout=None):
-    """Runs `command`; returns (wall seconds, peak RSS MB from wait4, peak RssAnon MB sampled every 50 ms).
-    Raises CalledProcessError when it fails."""
-    start = time.perf_counter()
-    child = subprocess.Popen(command, stdout=stdout, cwd=PACKAGE_DIR)
-    peak = [0]
-    done = threading.Event()
+    """Runs `command` (its stderr kept in a file, shown when it fails); returns (wall seconds, peak RSS MB from
+    wait4's ru_maxrss, peak RssAnon MB sampled every 50 ms). Raises CalledProcessError when it fails."""
+    with tempfile.TemporaryFile() as errors:
+        start = time.perf_counter()
+        child = subprocess.Popen(command, stdout=stdout, stderr=errors, cwd=PACKAGE_DIR)
+        peak = [0]
+        done = threading.Event()
 
-    def sample():
-        while not done.wait(0.05):
-            kb = rss_anon_kb(child.pid)
-            if kb is not None:
-                peak[0] = max(peak[0], kb)
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    _, status, usage = os.wait4(child.pid, 0)
-    seconds = time.perf_counter() - start
-    done.set()
-    sampler.join()
-    child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode != 0:
-        raise subprocess.CalledProcessError(child.returncode, command)
+        def sample():
+            while not done.wait(0.05):
+                kb = rss_anon_kb(child.pid)
+                if kb is not None:
+                    peak[0] = max(peak[0], kb)
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - start
+        done.set()
+        sampler.join()
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode != 0:
+            errors.seek(0)
+            sys.stderr.write(errors.read().decode("utf-8", "replace")[-4000:])
+            raise subprocess.CalledProcessError(child.returncode, command)
     return seconds, round(usage.ru_maxrss / 1024, 1), round(peak[0] / 1024, 1)
 
 
@@ -171,56 +180,119 @@ def slim(records):
     return [{k: r.get(k) for k in ("query", "class", "status", "count", "latency_us_median")} for r in records]
 
 
-def loupe_bench(args, bin_dir, corpus, docs, index_dir, out, reuse):
-    command = [os.path.join(bin_dir, "loupe-bench"), "--corpus", corpus, "--schema", args.run_schema,
-               "--queries", args.queries_path, "--out", out, "--repeat", str(args.repeat),
-               "--memory-mb", str(args.memory_mb), "--index-dir", index_dir, "--limit-docs", str(docs)]
-    if reuse:
-        command.append("--reuse-index")
-    measured = run_measured(command, stdout=sys.stderr)
+def loupe_queries(args, bin_dir, corpus, index_dir, out):
+    """loupe-bench --reuse-index on the index in `index_dir`: its open times and the query list, timed."""
+    run_measured([os.path.join(bin_dir, "loupe-bench"), "--corpus", corpus, "--schema", args.run_schema,
+                  "--queries", args.queries_path, "--out", out, "--repeat", str(args.repeat), "--index-dir",
+                  index_dir, "--reuse-index"], subprocess.DEVNULL)
     with open(out) as fh:
-        return json.load(fh), measured
+        return json.load(fh)["engines"]["loupe"]
+
+
+INDEXED = re.compile(r"indexed (\d+) documents in ([\d,.]+) s")
 
 
 def run_loupe(args, bin_dir, corpus, docs, workdir, queries):
-    """Loupe at one point: loupe-bench (index, open, queries), idx optimize, loupe-bench --reuse-index."""
-    index_dir = os.path.join(workdir, "loupe")
-    built, (_, _, anon) = loupe_bench(args, bin_dir, corpus, docs, index_dir, os.path.join(workdir, "l1.json"),
-                                      False)
-    engine = built["engines"]["loupe"]
+    """Loupe at one point: `idx index` (which commits, then waits for the merges the commit started and publishes
+    them, as tantivy's worker waits for its merge threads), loupe-bench --reuse-index (open, queries), `idx
+    optimize`, loupe-bench --reuse-index again; each its own process."""
+    index_dir = os.path.join(workdir, "index")
+    idx = os.path.join(bin_dir, "idx")
+    summary = os.path.join(workdir, "index.txt")
+    with open(summary, "w") as fh:
+        wall, rss, anon = run_measured([idx, "index", index_dir, corpus, "--schema", args.run_schema,
+                                        "--memory-mb", str(args.memory_mb)], fh)
+    with open(summary) as fh:
+        found = INDEXED.search(fh.read())
+    if not found or int(found.group(1)) != docs:
+        raise ValueError(f"idx index did not report {docs} documents indexed (see {summary})")
+    seconds = float(found.group(2).replace(",", ""))
+    size = dir_size(index_dir)
+    built = loupe_queries(args, bin_dir, corpus, index_dir, os.path.join(workdir, "built.json"))
     optimize_out = os.path.join(workdir, "optimize.json")
     with open(optimize_out, "w") as fh:
-        _, rss, optimize_anon = run_measured([os.path.join(bin_dir, "idx"), "optimize", index_dir, "--json"], fh)
+        _, optimize_rss, optimize_anon = run_measured([idx, "optimize", index_dir, "--json"], fh)
     with open(optimize_out) as fh:
         optimized = json.load(fh)
-    after, _ = loupe_bench(args, bin_dir, corpus, docs, index_dir, os.path.join(workdir, "l2.json"), True)
-    after_engine = after["engines"]["loupe"]
-    return {"index": dict(engine["index"], peak_rss_anon_mb_sampled=anon), "open": engine["open"],
-            "optimize": {"seconds": float(optimized["seconds"]), "peak_rss_mb": rss,
+    after = loupe_queries(args, bin_dir, corpus, index_dir, os.path.join(workdir, "optimized.json"))
+    return {"index": {"docs": docs, "index_s": seconds, "process_s": round(wall, 3),
+                      "docs_per_s": round(docs / seconds, 1), "peak_rss_mb": rss,
+                      "peak_rss_anon_mb_sampled": anon, "size_bytes": size,
+                      "segments": optimized["before"]["segments"]},
+            "open": built["open"],
+            "optimize": {"seconds": float(optimized["seconds"]), "peak_rss_mb": optimize_rss,
                          "peak_rss_anon_mb_sampled": optimize_anon, "before": optimized["before"],
                          "after": optimized["after"]},
-            "open_optimized": after_engine["open"],
-            "queries": slim(engine["queries"]), "cells": summarize(queries, engine["queries"]),
-            "queries_optimized": slim(after_engine["queries"]),
-            "cells_optimized": summarize(queries, after_engine["queries"]), "config": engine.get("config")}
+            "open_optimized": after["open"], "size_optimized_bytes": dir_size(index_dir),
+            "queries": slim(built["queries"]), "cells": summarize(queries, built["queries"]),
+            "queries_optimized": slim(after["queries"]), "cells_optimized": summarize(queries, after["queries"]),
+            "config": {"memory_budget_mb": args.memory_mb, "threads": 1,
+                       "timed": "idx index: first line read → commit + waitForMerges (its own clock)",
+                       "peak_rss": "idx index process (wait4 ru_maxrss); RssAnon sampled every 50 ms"}}
+
+
+def tantivy_worker(mode, job):
+    """One step of tantivy in this (child) process: "index" indexes the job's corpus as bench/tantivy_run.py does
+    (one writer thread, the budget, add_json per line, commit, wait_merging_threads) and times opening it;
+    "queries" times the query list on it. Two processes, so that indexing's peak memory is its own."""
+    import tantivy
+    from bench.measure import index_record, open_times, peak_rss_mb
+    from bench.tantivy_run import tantivy_schema, timed_queries
+    path = os.path.join(job["workdir"], "tantivy")
+    if mode == "queries":
+        index = tantivy.Index.open(path)
+        index.reload()
+        return {"queries": timed_queries(index, index.searcher(), job), "peak_rss_mb": round(peak_rss_mb(), 1)}
+    os.makedirs(path)
+    index = tantivy.Index(tantivy_schema(job["schema"]), path=path)
+    docs = failed = input_bytes = 0
+    start = time.perf_counter()
+    writer = index.writer(heap_size=job["memory_mb"] * 1_000_000, num_threads=1)
+    for line in corpus_lines(job["corpus"], None):
+        input_bytes += len(line)
+        try:
+            writer.add_json(line.decode("utf-8"))
+            docs += 1
+        except ValueError:
+            failed += 1
+    writer.commit()
+    writer.wait_merging_threads()
+    seconds = time.perf_counter() - start
+    del writer
+    index.reload()
+    indexed = index_record(docs, failed, input_bytes, seconds, path, index.searcher().num_segments)
+
+    def open_once():
+        fresh = tantivy.Index.open(path)
+        fresh.reload()
+        fresh.searcher()
+    return {"index": indexed, "open": open_times(open_once, job["repeat"]),
+            "version": importlib.metadata.version("tantivy")}
 
 
 def run_tantivy(args, corpus, docs, workdir, queries, schema):
-    """tantivy at one point, through compare.py's worker (bench/tantivy_run.py) in its own process."""
+    """tantivy at one point: the "index" then the "queries" step of tantivy_worker, each in its own process."""
     job = {"corpus": corpus, "schema": schema, "queries": [[c, q] for c, q, _ in queries], "repeat": args.repeat,
-           "limit_docs": docs, "memory_mb": args.memory_mb, "workdir": workdir, "floor_query": floor_query(schema),
-           "floor_samples": FLOOR_SAMPLES, "judge": [], "upserts": None, "upsert_batch": 100,
-           "aggregations": None, "agg_repeat": 1}
-    job_path, result_path = os.path.join(workdir, "tantivy.job.json"), os.path.join(workdir, "tantivy.json")
+           "memory_mb": args.memory_mb, "workdir": workdir}
+    job_path = os.path.join(workdir, "tantivy.job.json")
     with open(job_path, "w") as fh:
         json.dump(job, fh)
-    _, _, anon = run_measured([sys.executable, os.path.join(HERE, "compare.py"), "--worker", "tantivy", job_path,
-                               result_path])
-    with open(result_path) as fh:
-        result = json.load(fh)
-    return {"index": dict(result["index"], peak_rss_anon_mb_sampled=anon), "open": result["open"],
+    steps = {}
+    for mode in ("index", "queries"):
+        out = os.path.join(workdir, f"tantivy-{mode}.json")
+        steps[mode] = run_measured([sys.executable, os.path.abspath(__file__), "--worker", mode, job_path, out])
+        with open(out) as fh:
+            steps[mode] += (json.load(fh),)
+    _, _, anon, indexed = steps["index"]
+    result = steps["queries"][3]
+    if indexed["index"]["docs"] != docs:
+        raise ValueError(f"tantivy indexed {indexed['index']['docs']} documents, not {docs}")
+    return {"index": dict(indexed["index"], peak_rss_anon_mb_sampled=anon), "open": indexed["open"],
             "optimize": None, "queries": slim(result["queries"]), "cells": summarize(queries, result["queries"]),
-            "version": result["version"], "config": result["config"]}
+            "version": indexed["version"],
+            "config": {"heap_size_bytes": args.memory_mb * 1_000_000, "num_threads": 1,
+                       "timed": "writer creation → commit + wait_merging_threads",
+                       "peak_rss": "indexing worker's ru_maxrss right after indexing; RssAnon sampled every 50 ms"}}
 
 
 # ---------------------------------------------------------------- report
@@ -335,6 +407,9 @@ def parse_args(argv):
     ap.add_argument("--out", default=os.path.join(PACKAGE_DIR, "Docs", "benchmarks", "growth.json"))
     ap.add_argument("--chart", default=os.path.join(PACKAGE_DIR, "Docs", "benchmarks", "growth.png"))
     ap.add_argument("--engines", default=",".join(ENGINES), help="comma-separated subset of loupe,tantivy")
+    ap.add_argument("--extend", metavar="PATH",
+                    help="add this run's points to the results file PATH (same seed, budget, stored, repeat and "
+                         "queries), replacing any of the same N, and write the whole to --out")
     ap.add_argument("--no-build", action="store_true", help="use the release idx and loupe-bench as they are")
     ap.add_argument("--keep", action="store_true",
                     help="keep the working folder (the corpus; each index is deleted after its step)")
@@ -347,6 +422,40 @@ def parse_args(argv):
     if not args.docs or args.docs[0] < 1 or args.repeat < 1 or set(args.engines) - set(ENGINES):
         ap.error("--docs and --repeat need positive numbers, --engines a subset of loupe,tantivy")
     return args
+
+
+def prefix(corpus, docs, workdir):
+    """A plain JSONL file of the corpus's first `docs` documents, which both engines read whole: the corpus itself
+    when it is plain and holds exactly that many, else a copy in `workdir`. Exits when the corpus is shorter."""
+    path = os.path.join(workdir, f"first-{docs}.jsonl")
+    written = 0
+    with open(path, "wb") as fh:
+        for line in corpus_lines(corpus, docs + 1):
+            if written == docs:
+                written += 1
+                break
+            fh.write(line)
+            written += 1
+    if written < docs:
+        sys.exit(f"growth: {corpus} holds {written} documents, fewer than {docs}")
+    if written == docs and not corpus.endswith(".gz"):
+        os.unlink(path)
+        return corpus
+    return path
+
+
+def extended(path, fresh):
+    """The results file at `path`, to which this run adds (or in which it replaces) points: only when it ran with
+    the same seed, budget, stored fields, repeat and queries, so that every point measures the same thing."""
+    with open(path) as fh:
+        results = json.load(fh)
+    same = ("seed", "memory_mb", "stored", "repeat", "queries", "tantivy")
+    differing = [key for key in same if results["run"].get(key) != fresh["run"][key]]
+    if differing:
+        sys.exit(f"growth: {path} ran with another {', '.join(differing)}; cannot add points to it")
+    results["run"].setdefault("extended", []).append(
+        {"command": fresh["run"]["command"], "date": fresh["run"]["date"]})
+    return results
 
 
 def main(argv):
@@ -382,18 +491,22 @@ def main(argv):
         "query_sample_docs": sampled, "bands": [f"{b * 100:g}%" for b in BANDS],
         "queries": [{"class": c, "query": q, "band": b} for c, q, b in queries],
         "sample_document_frequencies": frequencies}, "points": []}
+    if args.extend:
+        results = extended(args.extend, results)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     try:
         for docs in args.docs:
-            point = {"docs": docs}
-            results["points"].append(point)
+            point = {"docs": docs, "measured": datetime.datetime.now(datetime.timezone.utc).isoformat("T", "seconds")}
+            results["points"] = sorted([p for p in results["points"] if p["docs"] != docs] + [point],
+                                       key=lambda p: p["docs"])
+            source = prefix(corpus, docs, workdir)
             for engine in args.engines:
                 print(f"growth: {engine}, {docs:,} documents…", file=sys.stderr, flush=True)
                 folder = os.path.join(workdir, f"{engine}-{docs}")
                 os.makedirs(folder)
                 try:
-                    point[engine] = (run_loupe(args, bin_dir, corpus, docs, folder, queries) if engine == "loupe"
-                                     else run_tantivy(args, corpus, docs, folder, queries, schema))
+                    point[engine] = (run_loupe(args, bin_dir, source, docs, folder, queries) if engine == "loupe"
+                                     else run_tantivy(args, source, docs, folder, queries, schema))
                 except (subprocess.CalledProcessError, OSError, KeyError, ValueError) as e:
                     print(f"growth: {engine} at {docs:,} failed: {e}", file=sys.stderr)
                     point[engine] = None
@@ -403,6 +516,8 @@ def main(argv):
                     point["hits_agree"] = [sum(a["count"] == b["count"] for a, b in pairs), len(pairs)]
                 with open(args.out, "w") as fh:  # after every step, so an interrupted run keeps what it measured
                     json.dump(results, fh, indent=1, ensure_ascii=False)
+            if source != corpus:
+                os.unlink(source)
     finally:
         if args.keep:
             print(f"growth: kept {workdir}", file=sys.stderr)
@@ -418,5 +533,11 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    if len(sys.argv) == 5 and sys.argv[1] == "--worker":
+        with open(sys.argv[3]) as job_fh:
+            worker_result = tantivy_worker(sys.argv[2], json.load(job_fh))
+        with open(sys.argv[4], "w") as result_fh:
+            json.dump(worker_result, result_fh, ensure_ascii=False)
+        sys.exit(0)
     ensure_venv()
     sys.exit(main(sys.argv[1:]))
