@@ -95,7 +95,9 @@ extension IndexLimits {
             }
             if entry.stored {
                 storedCount += 1
-                stored += StoredValueCoding.vintSize(UInt64(v.field)) + StoredValueCoding.encodedSize(v.value, type: entry.type)
+                stored +=
+                    StoredValueCoding.vintSize(UInt64(v.field))
+                    + StoredValueCoding.encodedSize(v.value, type: entry.type)
             }
         }
         stored += StoredValueCoding.vintSize(UInt64(storedCount))
