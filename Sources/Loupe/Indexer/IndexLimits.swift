@@ -89,15 +89,17 @@ extension IndexLimits {
         var stored = 0
         var storedCount = 0
         for v in document.values {
-            let entry = schema.fields[v.field]
-            if case .bytes(let term) = v.value, term.count > termBytes, entry.indexed, entry.type == .string {
-                throw termTooLong(term.count, field: entry.name)
+            // Each property read in place: a copy of the field entry would retain its strings per value.
+            if case .bytes(let term) = v.value, term.count > termBytes, schema.fields[v.field].indexed,
+                schema.fields[v.field].type == .string
+            {
+                throw termTooLong(term.count, field: schema.fields[v.field].name)
             }
-            if entry.stored {
+            if schema.fields[v.field].stored {
                 storedCount += 1
                 stored +=
                     StoredValueCoding.vintSize(UInt64(v.field))
-                    + StoredValueCoding.encodedSize(v.value, type: entry.type)
+                    + StoredValueCoding.encodedSize(v.value, type: schema.fields[v.field].type)
             }
         }
         stored += StoredValueCoding.vintSize(UInt64(storedCount))
