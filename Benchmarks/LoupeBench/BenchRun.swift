@@ -44,16 +44,22 @@ struct BenchRun {
         let writer = try index.writer(memoryBudget: options.memoryMB * 1_000_000, threads: options.threads)
         var docs = 0
         var failed = 0
+        // Lines go to the writer in batches, as `idx index` hands them over, so that it parses them on all of its
+        // indexing threads.
+        var batch = JSONLines()
+        func add() {
+            for result in writer.addJSON(lines: batch, stoppingAtFirstError: false) {
+                if case .success = result { docs += 1 } else { failed += 1 }
+            }
+            batch.removeAll()
+        }
         while let line = try reader.nextLine() {
             if line.isEmpty { continue }
-            if let limit = options.limitDocs, docs + failed == limit { break }
-            do {
-                try writer.addJSON(bytes: line)
-                docs += 1
-            } catch {
-                failed += 1
-            }
+            if let limit = options.limitDocs, docs + failed + batch.count == limit { break }
+            batch.append(line)
+            if batch.count == 128 * options.threads { add() }
         }
+        add()
         try writer.commit()
         // The merges the commit started, as tantivy's side waits for its merging threads.
         writer.waitForMerges()

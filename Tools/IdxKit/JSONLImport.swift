@@ -36,19 +36,18 @@ struct JSONLImport {
         var progress = ProgressLine(output: console.err, start: start)
         var summary = Summary()
         defer { progress.clear() }
+        var batch = Batch()
         do throws(CommandFailure) {
             while let line = try unsafe nextLine(input, source: source) {
                 if unsafe Self.isBlank(line) { continue }
-                let added = try unsafe add(
-                    line, lineNumber: input.lineNumber, to: writer, progress: &progress, console: console)
-                if added {
-                    summary.documents += 1
-                    if let commitEvery, summary.documents % commitEvery == 0 { try commit(writer) }
-                } else {
-                    summary.skippedLines += 1
+                unsafe batch.lines.append(line)
+                batch.lineNumbers.append(input.lineNumber)
+                if batch.lines.count >= batchSize(writer, documents: summary.documents) {
+                    try add(&batch, to: writer, summary: &summary, progress: &progress, console: console)
+                    progress.update(documents: summary.documents, bytes: input.bytesRead, now: clock.now)
                 }
-                progress.update(documents: summary.documents, bytes: input.bytesRead, now: clock.now)
             }
+            try add(&batch, to: writer, summary: &summary, progress: &progress, console: console)
             try commit(writer)
             // The command ends with the writer: publish the merges the commits started rather than abandon them.
             writer.waitForMerges()
@@ -98,29 +97,57 @@ struct JSONLImport {
         }
     }
 
-    /// Adds one line; returns false when the line was rejected and skipped.
+    /// Lines read and not yet added, with their line numbers for the reports.
+    private struct Batch {
+        var lines = JSONLines()
+        var lineNumbers: [Int] = []
+    }
+
+    /// Lines to gather before adding them: a batch for each indexing thread, so that the writer parses them on
+    /// all of its threads at once, and never past the next `commitEvery` boundary (every line may be a document).
+    private func batchSize(_ writer: IndexWriter, documents: Int) -> Int {
+        let size = Self.linesPerThread * writer.threads
+        guard let commitEvery else { return size }
+        return min(size, commitEvery - documents % commitEvery)
+    }
+
+    /// Lines a batch holds for each indexing thread.
+    private static let linesPerThread = 128
+
+    /// Adds the batch's lines, reports or stops at the rejected ones, commits at each `commitEvery` boundary, and
+    /// empties the batch.
     private func add(
-        _ line: UnsafeRawBufferPointer, lineNumber: Int, to writer: IndexWriter, progress: inout ProgressLine,
+        _ batch: inout Batch, to writer: IndexWriter, summary: inout Summary, progress: inout ProgressLine,
         console: Console
-    ) throws(CommandFailure) -> Bool {
-        do {
-            try unsafe writer.addJSON(bytes: line)
-            return true
-        } catch  where error.code == .invalidDocument || error.code == .limitExceeded {
-            let report = "line \(lineNumber): \(CommandFailure(error).message)"
-            // A full index refuses every later line too: skipping would only repeat the error.
-            let indexFull = error.limit == .documentsPerIndex
-            guard skipBad, !indexFull else {
-                let lost = writer.uncommittedDocuments
-                throw CommandFailure(
-                    report + "\nstopped without committing the \(lost) document\(lost == 1 ? "" : "s") added since "
-                        + "the last commit" + (indexFull ? "" : "; pass --skip-bad to skip bad lines"))
+    ) throws(CommandFailure) {
+        guard batch.lines.count > 0 else { return }
+        defer {
+            batch.lines.removeAll()
+            batch.lineNumbers.removeAll(keepingCapacity: true)
+        }
+        for (result, lineNumber) in zip(
+            writer.addJSON(lines: batch.lines, stoppingAtFirstError: !skipBad), batch.lineNumbers)
+        {
+            switch result {
+            case .success:
+                summary.documents += 1
+                if let commitEvery, summary.documents % commitEvery == 0 { try commit(writer) }
+            case .failure(let error) where error.code == .invalidDocument || error.code == .limitExceeded:
+                let report = "line \(lineNumber): \(CommandFailure(error).message)"
+                // A full index refuses every later line too: skipping would only repeat the error.
+                let indexFull = error.limit == .documentsPerIndex
+                guard skipBad, !indexFull else {
+                    let lost = writer.uncommittedDocuments
+                    throw CommandFailure(
+                        report + "\nstopped without committing the \(lost) document\(lost == 1 ? "" : "s") added "
+                            + "since the last commit" + (indexFull ? "" : "; pass --skip-bad to skip bad lines"))
+                }
+                progress.clear()
+                console.err.line(report)
+                summary.skippedLines += 1
+            case .failure(let error):
+                throw CommandFailure(error)
             }
-            progress.clear()
-            console.err.line(report)
-            return false
-        } catch {
-            throw CommandFailure(error)
         }
     }
 

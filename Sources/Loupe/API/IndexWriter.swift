@@ -50,6 +50,8 @@ public final class IndexWriter: Sendable {
     }
 
     let index: Index
+    /// The indexing threads, 1 when the writer indexes on the caller's thread.
+    package let threads: Int
     private let engine: Locked<SegmentUpdater>
 
     /// - Parameter removingOrphans: remove the files no commit references now (false for `garbageCollect`, which
@@ -61,6 +63,7 @@ public final class IndexWriter: Sendable {
         limits: IndexLimits = .default
     ) throws(IndexError) {
         self.index = index
+        self.threads = threads
         engine = Locked(
             try SegmentUpdater(
                 index: index, memoryBudget: memoryBudget, threads: threads, removingOrphans: removingOrphans,
@@ -114,6 +117,32 @@ public final class IndexWriter: Sendable {
     @discardableResult
     package func addJSON(bytes: UnsafeRawBufferPointer) throws(IndexError) -> UInt64 {
         try add(Result { () throws(IndexError) in unsafe try index.schema.prepareJSON(bytes) })
+    }
+
+    /// Adds the documents of `lines`, one JSON object each, in order; returns each line's opstamp or why it was
+    /// refused, as `addJSON(bytes:)` would have. The lines are parsed and checked against the schema before the
+    /// lock is taken, split across as many threads as the writer indexes with, so that parsing keeps pace with the
+    /// indexing threads.
+    /// - Parameter stoppingAtFirstError: add nothing after the first refused line; the results end with it.
+    package func addJSON(lines: JSONLines, stoppingAtFirstError: Bool) -> [Result<UInt64, IndexError>] {
+        let runs = lines.prepare(schema: index.schema, parts: threads)
+        var results: [Result<UInt64, IndexError>] = []
+        results.reserveCapacity(lines.count)
+        do {
+            try withEngine { (engine) throws(IndexError) in
+                for run in runs {
+                    for prepared in run {
+                        let result = Result { () throws(IndexError) in try engine.add(prepared.get()) }
+                        results.append(result)
+                        if stoppingAtFirstError, case .failure = result { return }
+                    }
+                }
+            }
+        } catch {
+            // The writer is closed: nothing was added.
+            results = Array(repeating: .failure(error), count: stoppingAtFirstError ? 1 : lines.count)
+        }
+        return results
     }
 
     /// Buffers a document prepared outside the lock; a closed writer reports being closed before a bad document.

@@ -173,6 +173,47 @@ import Testing
         #expect(try index.count(.term("body", "lost")) == 0)
     }
 
+    /// JSON lines added as a batch are parsed on the writer's threads and added in line order: each line gets the
+    /// opstamp or the error `addJSON(bytes:)` would give it, and with `stoppingAtFirstError` nothing after the
+    /// first refused line is added.
+    @Test(.timeLimit(.minutes(10)), arguments: [1, 2, 3])
+    func jsonLinesAreParsedOnTheThreadsAndAddedInOrder(threads: Int) throws {
+        let lines = (0..<500).map { i in
+            switch i {
+            case 100: #"{"id": "bad1", "rank": "not a number"}"#
+            case 300: #"{"id": "bad2", "body": "unterminated"#
+            default: #"{"id": "d\#(i)", "body": "line \#(i) \#(Self.words[i % Self.words.count])", "rank": \#(i)}"#
+            }
+        }
+        var batch = JSONLines()
+        for line in lines { line.utf8.withContiguousStorageIfAvailable { batch.append(UnsafeRawBufferPointer($0)) } }
+        #expect(batch.count == 500)
+
+        let index = try Index.inMemory(schema: try Self.schema())
+        let writer = try index.writer(memoryBudget: threads * 1_000_000, threads: threads)
+        let results = writer.addJSON(lines: batch, stoppingAtFirstError: false)
+        #expect(results.count == 500)
+        for (i, result) in results.enumerated() {
+            switch (i, result) {
+            case (100, .failure(let error)), (300, .failure(let error)):
+                #expect(error.code == .invalidDocument)
+            case (_, .success(let opstamp)):
+                #expect(opstamp == UInt64(i < 100 ? i + 1 : i < 300 ? i : i - 1), "line \(i)")
+            default:
+                Issue.record("line \(i): \(result)")
+            }
+        }
+        let stopped = writer.addJSON(lines: batch, stoppingAtFirstError: true)
+        #expect(stopped.count == 101)
+        if case .failure(let error) = stopped.last { #expect(error.context.field == "rank") }
+        try writer.commitAndReload()
+        #expect(index.documentCount == 598)
+        #expect(try index.count(.term("id", "d499")) == 1)
+        #expect(try index.count(.term("id", "d99")) == 2)
+        #expect(try index.count(.term("id", "d101")) == 1)
+        #expect(try index.count(.term("id", "bad1")) == 0)
+    }
+
     @Test func threadCountsAndBudgetsAreChecked() throws {
         let index = try Index.inMemory(schema: try Self.schema())
         #expect(throws: IndexError.self) { try index.writer(threads: 0) }
