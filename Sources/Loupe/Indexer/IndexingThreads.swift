@@ -166,31 +166,38 @@ private final class Workers: Sendable {
     /// Whether the threads should go on indexing: no flush has failed and nothing asked them to drop their work.
     private var proceeding: Bool { state.withLock { $0.failure == nil && !$0.dropping } }
 
-    /// One thread's loop: index batches until the stop marker, then flush what is buffered.
+    /// One thread's loop: index batches until the stop marker, then flush what is buffered. The writer is moved out
+    /// of its optional for each document and back, never copied (a copy retains every buffer it holds).
     private func run() {
         var writer: SegmentWriter?
         var opstamps: [UInt64] = []
         while let batch = queue.pop() {
             guard proceeding else { continue }
             for (document, opstamp) in zip(batch.documents, batch.opstamps) {
-                if writer == nil {
+                var current: SegmentWriter
+                if let buffered = writer.take() {
+                    current = buffered
+                } else {
                     do {
-                        writer = try SegmentWriter(schema: schema, analyzers: analyzers, limits: limits)
+                        current = try SegmentWriter(schema: schema, analyzers: analyzers, limits: limits)
                     } catch {
                         fail(error)
                         break
                     }
                 }
-                writer!.add(document)
+                current.add(document)
                 opstamps.append(opstamp)
-                if writer!.memoryUsage >= budgetPerThread || writer!.isFull { flush(&writer, &opstamps) }
+                if current.memoryUsage >= budgetPerThread || current.isFull {
+                    flush(current, &opstamps)
+                } else {
+                    writer = current
+                }
             }
         }
-        if proceeding { flush(&writer, &opstamps) }
+        if proceeding, let buffered = writer.take() { flush(buffered, &opstamps) }
     }
 
-    private func flush(_ writer: inout SegmentWriter?, _ opstamps: inout [UInt64]) {
-        guard let full = writer.take(), full.maxDoc > 0 else { return }
+    private func flush(_ full: consuming SegmentWriter, _ opstamps: inout [UInt64]) {
         let meta = IndexMeta.SegmentMeta(id: SegmentID(), maxDoc: Int(full.maxDoc))
         state.withLock { _ = $0.outputs.insert(meta.id) }
         do {
