@@ -79,6 +79,8 @@ public struct Schema: Sendable, Hashable {
     public let idField: String?
 
     package let fieldIndex: [String: Int]
+    /// Each field's name as UTF-8 bytes, by field id, for `fieldID(named:after:)`.
+    package let fieldNames: [[UInt8]]
     /// Why the schema is not valid, for one `SchemaBuilder.build()` could not throw; an index refuses it.
     package let problem: IndexError?
 
@@ -117,6 +119,7 @@ public struct Schema: Sendable, Hashable {
         self.defaultFields = defaultFields
         self.idField = idField
         self.fieldIndex = index
+        self.fieldNames = fields.map { Array($0.name.utf8) }
         self.problem = nil
     }
 
@@ -126,6 +129,7 @@ public struct Schema: Sendable, Hashable {
         self.defaultFields = []
         self.idField = nil
         self.fieldIndex = Dictionary(fields.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.fieldNames = fields.map { Array($0.name.utf8) }
         self.problem = problem
     }
 

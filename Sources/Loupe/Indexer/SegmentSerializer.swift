@@ -77,20 +77,33 @@ package enum SegmentSerializer {
         try writer.fast.write(maxDoc: Int(writer.maxDoc), to: directory.createFile(SegmentComponent.fast.fileName(id)))
     }
 
-    /// Term ids in byte order of their keys.
+    /// Term ids in byte order of their keys. Each id is sorted with its key's first 8 bytes as one big-endian
+    /// integer (zero-padded), so most comparisons are one integer comparison; keys whose first 8 bytes agree are
+    /// compared whole from the ninth byte on.
     private static func sortedTermIDs(_ terms: TermHashMap) -> [Int] {
         unsafe terms.keys.withUnsafeBufferPointer { keys in
             unsafe terms.keyStarts.withUnsafeBufferPointer { starts in
-                (0..<terms.count).sorted { a, b in
-                    let la = unsafe Int(starts[a + 1] - starts[a])
-                    let lb = unsafe Int(starts[b + 1] - starts[b])
-                    let n = min(la, lb)
+                var entries = (0..<terms.count).map { id in
+                    let start = unsafe Int(starts[id])
+                    let length = unsafe Int(starts[id + 1]) - start
+                    var prefix: UInt64 = 0
+                    for i in 0..<8 { prefix = prefix << 8 | UInt64(i < length ? unsafe keys[start + i] : 0) }
+                    return (prefix: prefix, id: id)
+                }
+                entries.sort { a, b in
+                    if a.prefix != b.prefix { return a.prefix < b.prefix }
+                    let sa = unsafe Int(starts[a.id])
+                    let sb = unsafe Int(starts[b.id])
+                    let la = unsafe Int(starts[a.id + 1]) - sa
+                    let lb = unsafe Int(starts[b.id + 1]) - sb
+                    let n = min(la, lb) - 8
                     if n > 0 {
-                        let c = unsafe memcmp(keys.baseAddress! + Int(starts[a]), keys.baseAddress! + Int(starts[b]), n)
+                        let c = unsafe memcmp(keys.baseAddress! + sa + 8, keys.baseAddress! + sb + 8, n)
                         if c != 0 { return c < 0 }
                     }
                     return la < lb
                 }
+                return entries.map(\.id)
             }
         }
     }

@@ -104,8 +104,8 @@ package struct SegmentWriter {
         guard var target = indexes[slot].take() else { return }
         var tokens: UInt32 = 0
         let arena = self.arena
-        if var session = analyzers[field] {
-            analyzers[field] = nil
+        // Moved out and back, not copied: a copy would retain the session's buffers once per field per document.
+        if var session = analyzers[field].take() {
             defer { analyzers[field] = session }
             var start = 0
             for v in values {
