@@ -3,7 +3,8 @@ import LoupeCodec
 
 /// Adds the lines of a JSONL input to an index writer: the loop shared by `idx index` and `idx quickstart`.
 ///
-/// Each non-blank line is one JSON object handed to the engine as bytes, without building a `String`. A line the
+/// Each non-blank line is one JSON object handed to the engine as bytes, without building a `String`, in batches
+/// the writer parses on all of its indexing threads (`IndexWriter.addJSON(lines:stoppingAtFirstError:)`). A line the
 /// engine rejects (one that does not fit the schema, or passes a limit of Docs/FORMAT.md "Limits") either stops
 /// the import, rolling back what was added since the last commit, or, with `skipBad`, is reported on stderr and
 /// skipped; a full index stops it even with `skipBad`.

@@ -12,9 +12,6 @@ package struct JSONLines: Sendable {
     /// The number of lines gathered.
     package var count: Int { ends.count }
 
-    /// The bytes held, for a caller that sends the lines once they pass a size.
-    package var byteCount: Int { bytes.count }
-
     /// Appends a copy of `line`, one JSON object.
     package mutating func append(_ line: UnsafeRawBufferPointer) {
         unsafe bytes.append(contentsOf: line)
