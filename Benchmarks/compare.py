@@ -96,28 +96,10 @@ from bench.lucene_run import LuceneUnavailable, run_lucene  # noqa: E402
 from bench.measure import FLOOR_SAMPLES, best_of_rounds  # noqa: E402
 from bench.report import ENGINES, draw_chart, report  # noqa: E402
 from bench.updates import write_upserts  # noqa: E402
+from bench.venv import ensure_venv  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGE_DIR = os.path.dirname(HERE)
-TANTIVY_PIN = "tantivy==0.27.0"
-
-
-# ---------------------------------------------------------------- environment
-
-def ensure_venv():
-    """Re-executes this script inside its own venv, creating it and installing the pins on first use."""
-    venv = os.environ.get("LOUPE_BENCH_VENV", "/tmp/loupe-bench-venv")
-    if os.path.realpath(sys.prefix) == os.path.realpath(venv):
-        return
-    python = os.path.join(venv, "bin", "python")
-    if not os.path.exists(python):
-        subprocess.check_call([sys.executable, "-m", "venv", venv])
-    probe = "import importlib.metadata as m, matplotlib; assert m.version('tantivy') == '0.27.0'"
-    if subprocess.call([python, "-c", probe], stderr=subprocess.DEVNULL) != 0:
-        print(f"compare: installing {TANTIVY_PIN} and matplotlib into {venv}", file=sys.stderr)
-        subprocess.check_call([python, "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                               TANTIVY_PIN, "matplotlib"])
-    os.execv(python, [python, os.path.abspath(__file__), *sys.argv[1:]])
 
 
 # ---------------------------------------------------------------- engines
@@ -358,5 +340,5 @@ if __name__ == "__main__":
         with open(result_file, "w") as result_fh:
             json.dump(worker_result, result_fh, ensure_ascii=False)
         sys.exit(0)
-    ensure_venv()
+    ensure_venv("compare")
     sys.exit(main(sys.argv[1:]))

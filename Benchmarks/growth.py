@@ -57,32 +57,14 @@ SYNTHETIC = os.path.join(HERE, "corpora", "synthetic")
 sys.path.insert(0, SYNTHETIC)
 from bench.inputs import corpus_lines, load_schema, run_schema, write_schema  # noqa: E402
 from bench.measure import dir_size, median  # noqa: E402
+from bench.venv import ensure_venv  # noqa: E402
 from generate import WORD_LIST, Generator, document_frequencies, load_words  # noqa: E402
 
-TANTIVY_PIN = "tantivy==0.27.0"
 BANDS = (0.001, 0.01, 0.1)
 QUERIES_PER_CELL = 5
 CLASSES = ("term", "and2", "or2", "phrase")
 SAMPLE_DOCS = 100_000
 ENGINES = ("loupe", "tantivy")
-
-
-# ---------------------------------------------------------------- environment
-
-def ensure_venv():
-    """Re-executes this script inside compare.py's venv, creating it and installing the pins on first use."""
-    venv = os.environ.get("LOUPE_BENCH_VENV", "/tmp/loupe-bench-venv")
-    if os.path.realpath(sys.prefix) == os.path.realpath(venv):
-        return
-    python = os.path.join(venv, "bin", "python")
-    if not os.path.exists(python):
-        subprocess.check_call([sys.executable, "-m", "venv", venv])
-    probe = "import importlib.metadata as m, matplotlib; assert m.version('tantivy') == '0.27.0'"
-    if subprocess.call([python, "-c", probe], stderr=subprocess.DEVNULL) != 0:
-        print(f"growth: installing {TANTIVY_PIN} and matplotlib into {venv}", file=sys.stderr)
-        subprocess.check_call([python, "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                               TANTIVY_PIN, "matplotlib"])
-    os.execv(python, [python, os.path.abspath(__file__), *sys.argv[1:]])
 
 
 # ---------------------------------------------------------------- measuring a child process
@@ -232,41 +214,19 @@ def run_loupe(args, bin_dir, corpus, docs, workdir, queries):
 
 
 def tantivy_worker(mode, job):
-    """One step of tantivy in this (child) process: "index" indexes the job's corpus as bench/tantivy_run.py does
-    (one writer thread, the budget, add_json per line, commit, wait_merging_threads) and times opening it;
+    """One step of tantivy in this (child) process: "index" indexes the job's corpus with bench/tantivy_run.py's
+    build_index (one writer thread, the budget, add_json per line, commit, wait_merging_threads) and times opening it;
     "queries" times the query list on it. Two processes, so that indexing's peak memory is its own."""
     import tantivy
-    from bench.measure import index_record, open_times, peak_rss_mb
-    from bench.tantivy_run import tantivy_schema, timed_queries
+    from bench.measure import peak_rss_mb
+    from bench.tantivy_run import build_index, timed_queries
     path = os.path.join(job["workdir"], "tantivy")
     if mode == "queries":
         index = tantivy.Index.open(path)
         index.reload()
         return {"queries": timed_queries(index, index.searcher(), job), "peak_rss_mb": round(peak_rss_mb(), 1)}
-    os.makedirs(path)
-    index = tantivy.Index(tantivy_schema(job["schema"]), path=path)
-    docs = failed = input_bytes = 0
-    start = time.perf_counter()
-    writer = index.writer(heap_size=job["memory_mb"] * 1_000_000, num_threads=1)
-    for line in corpus_lines(job["corpus"], None):
-        input_bytes += len(line)
-        try:
-            writer.add_json(line.decode("utf-8"))
-            docs += 1
-        except ValueError:
-            failed += 1
-    writer.commit()
-    writer.wait_merging_threads()
-    seconds = time.perf_counter() - start
-    del writer
-    index.reload()
-    indexed = index_record(docs, failed, input_bytes, seconds, path, index.searcher().num_segments)
-
-    def open_once():
-        fresh = tantivy.Index.open(path)
-        fresh.reload()
-        fresh.searcher()
-    return {"index": indexed, "open": open_times(open_once, job["repeat"]),
+    _, _, indexed, opened = build_index(dict(job, threads=1))
+    return {"index": indexed, "open": opened,
             "version": importlib.metadata.version("tantivy")}
 
 
@@ -539,5 +499,5 @@ if __name__ == "__main__":
         with open(sys.argv[4], "w") as result_fh:
             json.dump(worker_result, result_fh, ensure_ascii=False)
         sys.exit(0)
-    ensure_venv()
+    ensure_venv("growth")
     sys.exit(main(sys.argv[1:]))

@@ -156,16 +156,16 @@ def run_updates(index, path, job):
             "timed": "writer creation → last commit + wait_merging_threads (merges run on tantivy's merge threads)"}
 
 
-def run_tantivy(job):
-    """Indexes with Loupe's writer threads (one by default) and memory budget, then times open and queries."""
-    schema = job["schema"]
+def build_index(job):
+    """Indexes the job's corpus into WORKDIR/tantivy with its writer threads and memory budget, timed from writer
+    creation to commit + wait_merging_threads, then times fresh opens: (index, path, index record, open times)."""
     path = os.path.join(job["workdir"], "tantivy")
     os.makedirs(path)
-    index = tantivy.Index(tantivy_schema(schema), path=path)
+    index = tantivy.Index(tantivy_schema(job["schema"]), path=path)
     docs = failed = input_bytes = 0
     start = time.perf_counter()
     writer = index.writer(heap_size=job["memory_mb"] * 1_000_000, num_threads=job["threads"])
-    for line in corpus_lines(job["corpus"], job["limit_docs"]):
+    for line in corpus_lines(job["corpus"], job.get("limit_docs")):
         input_bytes += len(line)
         try:
             writer.add_json(line.decode("utf-8"))  # JSON is parsed in Rust, as Loupe parses it in Swift
@@ -183,8 +183,13 @@ def run_tantivy(job):
         fresh = tantivy.Index.open(path)
         fresh.reload()
         fresh.searcher()
-    opened = open_times(open_once, job["repeat"])
+    return index, path, indexed, open_times(open_once, job["repeat"])
 
+
+def run_tantivy(job):
+    """Indexes with Loupe's writer threads (one by default) and memory budget, then times open and queries."""
+    schema = job["schema"]
+    index, path, indexed, opened = build_index(job)
     searcher = index.searcher()
     id_field = schema["id_field"]
     queries = timed_queries(index, searcher, job)
