@@ -70,7 +70,7 @@ public struct AnalysisSession: Sendable {
     /// Runs the pipeline, handing every token (with its value-relative position and byte offsets) to
     /// `emit`, in order. Always inlined so that `emit` is a known closure the loops can inline.
     @inline(__always)
-    mutating func run(
+    package mutating func run(
         _ text: Span<UInt8>,
         _ emit: (_ term: Span<UInt8>, _ position: Int, _ offsetFrom: Int, _ offsetTo: Int) -> Void
     ) {

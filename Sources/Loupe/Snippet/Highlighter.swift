@@ -9,9 +9,9 @@ package final class Highlighter: Sendable {
     enum Matcher: Sendable {
         case exact([UInt8])
         case prefix([UInt8])
-        case fuzzy(String, distance: Int, transpositions: Bool, prefix: Bool, exactPrefix: Int = 0)
-        case regex(String)
-        case wildcard(String)
+        /// The terms an automaton accepts (a fuzzy, regex or wildcard word), under the key the search walked the
+        /// dictionaries with: a snippet borrows that DFA from `AutomatonCache`, transitions already built.
+        case automaton(AutomatonCache.Key, ScalarNFA)
         /// Terms in order, neighbours at most `slop` positions further apart; with `lastIsPrefix`, the last term
         /// matches any token it starts.
         case phrase([[UInt8]], slop: Int, lastIsPrefix: Bool)
@@ -38,6 +38,20 @@ package final class Highlighter: Sendable {
         }
     }
 
+    /// The matcher of a word within `distance` edits (of a prefix of it, with `prefix`): plain bytes at distance 0,
+    /// else the Levenshtein automaton cached under `key`.
+    private static func fuzzy(
+        _ value: String, distance: Int, transpositions: Bool, prefix: Bool, exactPrefix: Int = 0,
+        key: AutomatonCache.Key
+    ) -> Matcher {
+        guard distance > 0 else { return prefix ? .prefix(Array(value.utf8)) : .exact(Array(value.utf8)) }
+        let nfa = AutomatonCache.shared.nfa(key) {
+            Levenshtein.automaton(
+                value, distance: distance, transpositions: transpositions, prefix: prefix, exactPrefix: exactPrefix)
+        }
+        return .automaton(key, nfa)
+    }
+
     private static func collect(_ query: Query, _ searcher: Searcher, into out: inout [String: [Matcher]]) {
         switch query {
         case .term(let field, .text(let text)):
@@ -50,7 +64,9 @@ package final class Highlighter: Sendable {
             out[field, default: []].append(.prefix(Array(value.utf8)))
         case .fuzzy(let field, let value, let distance, let transpositions, let prefix, _):
             out[field, default: []].append(
-                .fuzzy(value, distance: distance, transpositions: transpositions, prefix: prefix))
+                fuzzy(
+                    value, distance: distance, transpositions: transpositions, prefix: prefix,
+                    key: .fuzzy(value, distance: distance, transpositions: transpositions, prefix: prefix)))
         case .autocomplete(let field, let text, let tolerance):
             guard let entry = searcher.schema.field(named: field) else { return }
             let words =
@@ -61,8 +77,11 @@ package final class Highlighter: Sendable {
                 : [text]
             for (i, word) in words.enumerated() {
                 let distance = WeightBuilder.autocompleteDistance(word, typoTolerance: tolerance)
+                let prefix = i == words.count - 1
                 out[field, default: []].append(
-                    .fuzzy(word, distance: distance, transpositions: true, prefix: i == words.count - 1))
+                    fuzzy(
+                        word, distance: distance, transpositions: true, prefix: prefix,
+                        key: .fuzzy(word, distance: distance, transpositions: true, prefix: prefix)))
             }
         case .instant(let text, let fields, let tolerance):
             for field in fields.isEmpty ? searcher.schema.searchedByDefault : fields {
@@ -70,17 +89,28 @@ package final class Highlighter: Sendable {
                 let analyzer = entry.type == .text ? searcher.analyzers.analyzer(named: entry.tokenizer) : nil
                 for word in InstantWords(text, analyzer: analyzer, tolerance: tolerance).words {
                     out[field, default: []].append(
-                        word.maxTypos == 0 && !word.isPrefix
-                            ? .exact(Array(word.term.utf8))
-                            : .fuzzy(
-                                word.term, distance: word.maxTypos, transpositions: true, prefix: word.isPrefix,
-                                exactPrefix: word.exactPrefix))
+                        fuzzy(
+                            word.term, distance: word.maxTypos, transpositions: true, prefix: word.isPrefix,
+                            exactPrefix: word.exactPrefix,
+                            key: .instant(
+                                word.term, distance: word.maxTypos, prefix: word.isPrefix,
+                                exactPrefix: word.exactPrefix)))
                 }
             }
         case .regex(let field, let pattern):
-            out[field, default: []].append(.regex(pattern))
+            let key = AutomatonCache.Key.regex(pattern)
+            if let nfa = try? AutomatonCache.shared.nfa(
+                key,
+                compile: { () throws(RegexSyntaxError) in
+                    try Regex.compile(pattern)
+                })
+            {
+                out[field, default: []].append(.automaton(key, nfa))
+            }
         case .wildcard(let field, let pattern):
-            out[field, default: []].append(.wildcard(pattern))
+            let key = AutomatonCache.Key.wildcard(pattern)
+            out[field, default: []].append(
+                .automaton(key, AutomatonCache.shared.nfa(key) { Wildcard.automaton(pattern) }))
         case .boolean(let clauses, _):
             for clause in clauses where clause.occur != .mustNot { collect(clause.query, searcher, into: &out) }
         case .boost(let inner, _), .constantScore(let inner, _):
@@ -94,106 +124,197 @@ package final class Highlighter: Sendable {
         }
     }
 
-    /// The best snippet among the values of a field.
+    /// The best snippet among the values of a field: that of the value marking the most distinct terms (the
+    /// first of those tied).
     func snippet(field: String, texts: [String], maxChars: Int) -> Snippet {
         let fieldMatchers = matchers(of: field)
         guard let entry = searcher.schema.field(named: field), !fieldMatchers.isEmpty else {
             return Snippet.leading(texts[0], maxChars: maxChars)
         }
         let analyzer = entry.type == .text ? searcher.analyzers.analyzer(named: entry.tokenizer) : nil
-        var matcher = TokenMatcher(fieldMatchers)
-        var best: (text: String, tokens: [Token], marks: [SnippetFragmenter.Mark])?
-        for text in texts {
-            let tokens =
-                analyzer?.tokens(text)
-                ?? [Token(bytes: Array(text.utf8), position: 0, offsetFrom: 0, offsetTo: text.utf8.count)]
-            let marks = matcher.marks(tokens)
-            if best == nil || Set(marks.map(\.term)).count > Set(best?.marks.map(\.term) ?? []).count {
-                best = (text, tokens, marks)
+        let best = TokenMatcher.borrowing(fieldMatchers) { matcher -> MarkedText? in
+            var session = analyzer.map { AnalysisSession($0) }
+            var best: MarkedText?
+            for text in texts {
+                let marked = matcher.mark(text, session: &session)
+                if best.map({ marked.distinctTerms > $0.distinctTerms }) ?? true { best = marked }
             }
+            return best
         }
         guard let best, !best.marks.isEmpty else { return Snippet.leading(texts[0], maxChars: maxChars) }
-        return SnippetFragmenter(text: best.text, tokens: best.tokens).fragment(best.marks, maxChars: maxChars)
+        return SnippetFragmenter(bytes: best.bytes, tokens: best.tokens, distinctTerms: best.distinctTerms)
+            .fragment(best.marks, maxChars: maxChars)
     }
 }
 
-/// Finds which tokens of a text the field's matchers mark, building each automaton once per snippet.
-private struct TokenMatcher {
-    private var singles: [(Highlighter.Matcher, ByteDFA?)] = []
-    private var phrases: [(terms: [[UInt8]], slop: Int, lastIsPrefix: Bool)] = []
+/// One value analyzed for a snippet: its bytes, where each token lies, and the marks the matchers made.
+private struct MarkedText {
+    var bytes: ContiguousArray<UInt8>
+    var tokens: [Range<Int>]
+    var marks: [SnippetFragmenter.Mark]
+    /// Marks carry term numbers `0 ..< distinctTerms`.
+    var distinctTerms: Int
+}
 
-    init(_ matchers: [Highlighter.Matcher]) {
+/// Finds which tokens of a text the field's matchers mark, a token at a time as the analyzer hands them out, with
+/// the DFAs borrowed from `AutomatonCache` for the whole snippet.
+private struct TokenMatcher {
+    private enum Single {
+        case exact([UInt8])
+        case prefix([UInt8])
+        case dfa(ByteDFA)
+    }
+
+    private var singles: [Single] = []
+    private var phrases: [(terms: [[UInt8]], slop: Int, lastIsPrefix: Bool)] = []
+    /// Where each phrase's terms start among the per-token phrase flags.
+    private var phraseSlots: [Int] = []
+    private var slotCount = 0
+
+    /// Runs `body` with the matcher of `matchers`, each automaton's DFA taken from the cache's pool for the call;
+    /// nil when an automaton cannot be determinized within its state limit.
+    static func borrowing<R>(_ matchers: [Highlighter.Matcher], _ body: (TokenMatcher) -> R?) -> R? {
+        var automata: [(AutomatonCache.Key, ScalarNFA)] = []
+        for case .automaton(let key, let nfa) in matchers { automata.append((key, nfa)) }
+        return borrowing(automata[...], [], matchers, body)
+    }
+
+    private static func borrowing<R>(
+        _ automata: ArraySlice<(AutomatonCache.Key, ScalarNFA)>, _ dfas: [ByteDFA], _ matchers: [Highlighter.Matcher],
+        _ body: (TokenMatcher) -> R?
+    ) -> R? {
+        guard let (key, nfa) = automata.first else { return body(TokenMatcher(matchers, dfas)) }
+        let result = try? AutomatonCache.shared.withDFA(key, nfa: nfa, describing: "a highlighted word") {
+            (dfa) throws(IndexError) -> R? in
+            borrowing(automata.dropFirst(), dfas + [dfa], matchers, body)
+        }
+        return result ?? nil
+    }
+
+    /// `dfas` are those of the `.automaton` matchers, in order.
+    private init(_ matchers: [Highlighter.Matcher], _ dfas: [ByteDFA]) {
+        var nextDFA = 0
         for m in matchers {
             switch m {
-            case .phrase(let terms, let slop, let lastIsPrefix): phrases.append((terms, slop, lastIsPrefix))
-            case .fuzzy(let value, let distance, let transpositions, let prefix, let exactPrefix):
-                singles.append(
-                    (
-                        m,
-                        ByteDFA(
-                            Levenshtein.automaton(
-                                value, distance: distance, transpositions: transpositions, prefix: prefix,
-                                exactPrefix: exactPrefix))
-                    ))
-            case .regex(let pattern): singles.append((m, (try? Regex.compile(pattern)).map { ByteDFA($0) }))
-            case .wildcard(let pattern): singles.append((m, ByteDFA(Wildcard.automaton(pattern))))
-            case .exact, .prefix: singles.append((m, nil))
+            case .exact(let term): singles.append(.exact(term))
+            case .prefix(let term): singles.append(.prefix(term))
+            case .automaton:
+                singles.append(.dfa(dfas[nextDFA]))
+                nextDFA += 1
+            case .phrase(let terms, let slop, let lastIsPrefix):
+                phrases.append((terms, slop, lastIsPrefix))
+                phraseSlots.append(slotCount)
+                slotCount += terms.count
             }
         }
     }
 
-    mutating func marks(_ tokens: [Token]) -> [SnippetFragmenter.Mark] {
-        var marks: [SnippetFragmenter.Mark] = []
-        for token in tokens where singles.contains(where: { Self.accepts($0, token.bytes) }) {
-            marks.append(.init(from: token.offsetFrom, to: token.offsetTo, term: token.bytes))
+    /// The tokens of `text` (from `session`'s analyzer, or the whole value as one token) and their marks.
+    func mark(_ text: String, session: inout AnalysisSession?) -> MarkedText {
+        var marked = MarkedText(bytes: ContiguousArray(text.utf8), tokens: [], marks: [], distinctTerms: 0)
+        var terms: [[UInt8]] = []
+        var positions: [Int] = []
+        var phraseFlags: [Bool] = []
+        func number(_ term: Span<UInt8>) -> Int {
+            if let i = terms.firstIndex(where: { Self.equal(term, $0) }) { return i }
+            var copy: [UInt8] = []
+            copy.reserveCapacity(term.count)
+            for i in term.indices { copy.append(term[i]) }
+            terms.append(copy)
+            return terms.count - 1
         }
-        for phrase in phrases { marks += Self.occurrences(phrase, in: tokens) }
-        return marks.sorted { ($0.from, $1.to) < ($1.from, $0.to) }
+        func number(_ term: [UInt8]) -> Int {
+            if let i = terms.firstIndex(of: term) { return i }
+            terms.append(term)
+            return terms.count - 1
+        }
+        func visit(_ term: Span<UInt8>, _ position: Int, _ from: Int, _ to: Int) {
+            marked.tokens.append(from..<to)
+            if singles.contains(where: { Self.accepts($0, term) }) {
+                marked.marks.append(.init(from: from, to: to, term: number(term)))
+            }
+            guard slotCount > 0 else { return }
+            positions.append(position)
+            for phrase in phrases {
+                for (k, phraseTerm) in phrase.terms.enumerated() {
+                    phraseFlags.append(
+                        k == phrase.terms.count - 1 && phrase.lastIsPrefix
+                            ? Self.starts(term, with: phraseTerm) : Self.equal(term, phraseTerm))
+                }
+            }
+        }
+        let bytes = marked.bytes
+        if session != nil {
+            session!.run(bytes.span) { term, position, from, to in visit(term, position, from, to) }
+        } else {
+            visit(bytes.span, 0, 0, bytes.count)
+        }
+        for (p, phrase) in phrases.enumerated() {
+            let occurrences = Self.occurrences(
+                count: phrase.terms.count, slop: phrase.slop, positions: positions, tokens: marked.tokens
+            ) { k, token in phraseFlags[token * slotCount + phraseSlots[p] + k] }
+            for range in occurrences {
+                marked.marks.append(.init(from: range.lowerBound, to: range.upperBound, term: number(phrase.terms[0])))
+            }
+        }
+        marked.marks.sort { ($0.from, $1.to) < ($1.from, $0.to) }
+        marked.distinctTerms = terms.count
+        return marked
     }
 
-    private static func accepts(_ matcher: (Highlighter.Matcher, ByteDFA?), _ bytes: [UInt8]) -> Bool {
-        switch matcher.0 {
-        case .exact(let term): return term == bytes
-        case .prefix(let prefix): return bytes.starts(with: prefix)
-        default: return matcher.1?.match(bytes) != nil
+    private static func accepts(_ single: Single, _ term: Span<UInt8>) -> Bool {
+        switch single {
+        case .exact(let exact): return equal(term, exact)
+        case .prefix(let prefix): return starts(term, with: prefix)
+        case .dfa(let dfa):
+            var state = dfa.start
+            for i in term.indices {
+                state = dfa.step(state, term[i])
+                if state == ByteDFA.dead { return false }
+            }
+            return dfa.acceptTag(state) != nil
         }
     }
 
-    /// Each occurrence of the phrase as one mark from its first token to its last.
+    private static func equal(_ term: Span<UInt8>, _ bytes: [UInt8]) -> Bool {
+        term.count == bytes.count && starts(term, with: bytes)
+    }
+
+    private static func starts(_ term: Span<UInt8>, with prefix: [UInt8]) -> Bool {
+        guard term.count >= prefix.count else { return false }
+        for i in prefix.indices where term[i] != prefix[i] { return false }
+        return true
+    }
+
+    /// The byte range of each occurrence of a phrase of `count` terms, from its first token to its last, where
+    /// `matches(k, token)` says whether the token is the phrase's term `k`.
     private static func occurrences(
-        _ phrase: (terms: [[UInt8]], slop: Int, lastIsPrefix: Bool), in tokens: [Token]
-    ) -> [SnippetFragmenter.Mark] {
-        guard let first = phrase.terms.first else { return [] }
-        func matches(_ k: Int, _ token: Token) -> Bool {
-            k == phrase.terms.count - 1 && phrase.lastIsPrefix
-                ? token.bytes.starts(with: phrase.terms[k]) : token.bytes == phrase.terms[k]
-        }
-        var marks: [SnippetFragmenter.Mark] = []
+        count: Int, slop: Int, positions: [Int], tokens: [Range<Int>], matches: (Int, Int) -> Bool
+    ) -> [Range<Int>] {
+        var found: [Range<Int>] = []
         var i = 0
         while i < tokens.count {
-            guard matches(0, tokens[i]) else {
+            guard matches(0, i) else {
                 i += 1
                 continue
             }
             var last = i
             var k = 1
             var j = i + 1
-            while k < phrase.terms.count && j < tokens.count
-                && tokens[j].position - tokens[last].position <= 1 + phrase.slop
-            {
-                if matches(k, tokens[j]) {
+            while k < count && j < tokens.count && positions[j] - positions[last] <= 1 + slop {
+                if matches(k, j) {
                     last = j
                     k += 1
                 }
                 j += 1
             }
-            if k == phrase.terms.count {
-                marks.append(.init(from: tokens[i].offsetFrom, to: tokens[last].offsetTo, term: first))
+            if k == count {
+                found.append(tokens[i].lowerBound..<tokens[last].upperBound)
                 i = last + 1
             } else {
                 i += 1
             }
         }
-        return marks
+        return found
     }
 }

@@ -1,20 +1,23 @@
-import LoupeAnalysis
-
 /// Picks the best window of a text for a snippet: the one holding the most distinct marked terms (then the
 /// most marks, then the earliest), centred on its marks and cut at token boundaries.
 struct SnippetFragmenter {
-    /// A marked byte range of the text and the term it stands for (distinct terms count more than repeats).
+    /// A marked byte range of the text and the number of the term it stands for (distinct terms count more than
+    /// repeats).
     struct Mark {
         var from: Int
         var to: Int
-        var term: [UInt8]
+        var term: Int
     }
 
-    let text: String
-    let tokens: [Token]
+    /// The text's UTF-8.
+    let bytes: ContiguousArray<UInt8>
+    /// The byte range of each token, in order.
+    let tokens: [Range<Int>]
+    /// Marks' term numbers are below this.
+    let distinctTerms: Int
 
     func fragment(_ allMarks: [Mark], maxChars: Int) -> Snippet {
-        let utf8 = Array(text.utf8)
+        let utf8 = bytes
         // Scalar index of every byte offset, so windows are measured in characters, not bytes.
         var scalarAt = [Int](repeating: 0, count: utf8.count + 1)
         var scalars = 0
@@ -25,15 +28,21 @@ struct SnippetFragmenter {
         scalarAt[utf8.count] = scalars
         let marks = Self.disjoint(allMarks)
 
+        // Disjoint marks sorted by start end in order too, so a window stops at the first mark past its reach.
         var best = (score: -1.0, first: 0, last: 0)
+        var seenIn = [Int](repeating: -1, count: distinctTerms)
         for i in marks.indices {
-            var terms = Set<[UInt8]>()
+            var terms = 0
             var last = i
-            for j in i..<marks.count where scalarAt[marks[j].to] - scalarAt[marks[i].from] <= maxChars {
-                terms.insert(marks[j].term)
+            for j in i..<marks.count {
+                guard scalarAt[marks[j].to] - scalarAt[marks[i].from] <= maxChars else { break }
+                if seenIn[marks[j].term] != i {
+                    seenIn[marks[j].term] = i
+                    terms += 1
+                }
                 last = j
             }
-            let score = Double(terms.count) + 0.01 * Double(last - i + 1)
+            let score = Double(terms) + 0.01 * Double(last - i + 1)
             if score > best.score { best = (score, i, last) }
         }
         // Centre the window on its marks, then cut at token boundaries inside it.
@@ -45,9 +54,9 @@ struct SnippetFragmenter {
         var fromByte = marks[best.first].from
         if start > 0 {
             if let t = tokens.first(where: {
-                scalarAt[$0.offsetFrom] >= start && $0.offsetFrom <= marks[best.first].from
+                scalarAt[$0.lowerBound] >= start && $0.lowerBound <= marks[best.first].from
             }) {
-                fromByte = t.offsetFrom
+                fromByte = t.lowerBound
             }
         } else {
             fromByte = 0
@@ -55,8 +64,10 @@ struct SnippetFragmenter {
         var toByte = marks[best.last].to
         if end >= scalars {
             toByte = utf8.count
-        } else if let t = tokens.last(where: { scalarAt[$0.offsetTo] <= end && $0.offsetTo >= marks[best.last].to }) {
-            toByte = t.offsetTo
+        } else if let t = tokens.last(where: {
+            scalarAt[$0.upperBound] <= end && $0.upperBound >= marks[best.last].to
+        }) {
+            toByte = t.upperBound
         }
         let fragment = String(decoding: utf8[fromByte..<toByte], as: UTF8.self)
         var highlights: [Range<String.Index>] = []

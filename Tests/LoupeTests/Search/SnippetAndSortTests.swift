@@ -73,6 +73,27 @@ import Foundation
         }
     }
 
+    @Test func snippetMarksRegexWildcardPhrasePrefixAndTypoTolerantInstantMatches() throws {
+        let index = Self.index
+        func marks(_ query: Query, _ id: String) throws -> [String] {
+            let hit = try #require(
+                index.search(query, limit: 5).hits.first { $0.document.string("id") == id }, "\(query) finds \(id)")
+            let snippet = try #require(hit.snippet("plot", maxChars: 200))
+            return snippet.highlights.map { String(snippet.text[$0]) }
+        }
+        #expect(try marks(.regex(field: "plot", pattern: "rob.*s"), "heat") == ["robbers"])
+        #expect(try marks(.wildcard(field: "plot", pattern: "m?st*"), "ronin") == ["mysterious"])
+        #expect(try marks(.wildcard(field: "plot", pattern: "*fess*"), "thief") == ["professional"])
+        #expect(
+            try marks(.phrasePrefix(field: "plot", terms: ["bank", "rob"], maxExpansions: 10), "heat") == [
+                "bank robbers"
+            ])
+        let instant = try index.instantSearch("mercenaires pl", fields: ["plot"], limit: 5, suggestions: 0)
+        let hit = try #require(instant.hits.first)
+        let snippet = try #require(hit.snippet("plot"))
+        #expect(snippet.highlights.map { String(snippet.text[$0]) } == ["mercenaries", "plans"])
+    }
+
     @Test func snippetEscapesHTMLAndHandlesMissingFields() throws {
         let rendered = Snippet(text: "a <b> & c", highlights: []).rendered()
         #expect(rendered == "a &lt;b&gt; &amp; c")
