@@ -32,26 +32,28 @@ extension Searcher {
         }
         let facetFields = try facets.map { (name) throws(IndexError) in try facetField(name, for: "instantSearch") }
         let popular = try popularity.map { (name) throws(IndexError) in try Popularity(schema: schema, field: name) }
-        // The words as typed first; typos widen the search only when they match fewer than `limit` documents
-        // (Typesense's typo_tokens_threshold). With that many, every hit would have no typo anyway, since fewer
-        // typos always rank first; the count and facets then leave the typo matches out.
-        var instant = Query.instant(text: text, fields: fields, typoTolerance: .disabled)
-        var (weight, counts) = try countingPass(instant, filter: filter, facets: facetFields)
-        if counts.count < max(limit, 1) && typoTolerance != .disabled {
-            instant = .instant(text: text, fields: fields, typoTolerance: typoTolerance)
-            (weight, counts) = try countingPass(instant, filter: filter, facets: facetFields)
-        }
-        let highlighter = Highlighter(searcher: self, query: instant)
+        let query: Query
         let addresses: [(score: Float, address: DocAddress)]
-        if let popular {
-            var top = PopularTopDocsCollector(k: limit, field: popular.field)
-            try collect(weight, into: &top)
+        let counts: FacetCountsCollector
+        if limit == 0 {
+            (query, _, counts) = try instantPass(
+                text, fields: fields, limit: limit, typoTolerance: typoTolerance, filter: filter, facets: facetFields,
+                ranking: CountCollector())
+            addresses = []
+        } else if let popular {
+            let top: PopularTopDocsCollector
+            (query, top, counts) = try instantPass(
+                text, fields: fields, limit: limit, typoTolerance: typoTolerance, filter: filter, facets: facetFields,
+                ranking: PopularTopDocsCollector(k: limit, field: popular.field))
             addresses = top.sorted().map { ($0.score, $0.address) }
         } else {
-            var top = TopDocsCollector(k: limit, countLimit: 0)
-            try collect(weight, into: &top)
+            let top: TopDocsCollector
+            (query, top, counts) = try instantPass(
+                text, fields: fields, limit: limit, typoTolerance: typoTolerance, filter: filter, facets: facetFields,
+                ranking: TopDocsCollector(k: limit, countLimit: 0))
             addresses = top.sorted().map { ($0.score, $0.address) }
         }
+        let highlighter = Highlighter(searcher: self, query: query)
         var hits: [SearchHit] = []
         hits.reserveCapacity(addresses.count)
         for (score, address) in addresses {
@@ -71,14 +73,30 @@ extension Searcher {
             query: text, hits: hits, totalCount: counts.count, facets: facetCounts, suggestions: completions)
     }
 
-    /// The weight of `instant` ANDed with `filter` (which adds no score), and its exhaustive count and facets.
-    private func countingPass(
-        _ instant: Query, filter: Query?, facets: [(name: String, ordinal: Int, type: FieldType)]
-    ) throws(IndexError) -> (Weight, FacetCountsCollector) {
-        let weight = try compile(filter.map { Query.allOf([instant, .constantScore($0, score: 0)]) } ?? instant)
-        var counts = FacetCountsCollector(fields: facets.map(\.ordinal))
-        try collect(weight, into: &counts)
-        return (weight, counts)
+    /// The instant query run, its best hits as `ranking` collects them, and its exhaustive count and facets, from one
+    /// pass over the postings. The words as typed first; typos widen the search only when those match fewer than
+    /// `limit` documents (Typesense's typo_tokens_threshold). With that many, every hit would have no typo anyway,
+    /// since fewer typos always rank first; the count and facets then leave the typo matches out. The count
+    /// needs every match, so the pass prunes nothing: it reads each posting once and scores it, which costs less
+    /// than counting in one pass and ranking in another, as MaxScore prunes little of a union of a prefix's
+    /// expansions, all weighed with the same blended idf.
+    private func instantPass<Ranking: Collector>(
+        _ text: String, fields: [String], limit: Int, typoTolerance: TypoTolerance, filter: Query?,
+        facets: [(name: String, ordinal: Int, type: FieldType)], ranking: Ranking
+    ) throws(IndexError) -> (query: Query, ranking: Ranking, counts: FacetCountsCollector) {
+        func run(_ query: Query) throws(IndexError) -> PairCollector<Ranking, FacetCountsCollector> {
+            let weight = try compile(filter.map { Query.allOf([query, .constantScore($0, score: 0)]) } ?? query)
+            var pair = PairCollector(ranking, FacetCountsCollector(fields: facets.map(\.ordinal)))
+            try collect(weight, into: &pair)
+            return pair
+        }
+        var query = Query.instant(text: text, fields: fields, typoTolerance: .disabled)
+        var pass = try run(query)
+        if pass.second.count < max(limit, 1) && typoTolerance != .disabled {
+            query = .instant(text: text, fields: fields, typoTolerance: typoTolerance)
+            pass = try run(query)
+        }
+        return (query, pass.first, pass.second)
     }
 
     /// Completions of `text`, best first: the searches of `history` that start with it (most used, then most

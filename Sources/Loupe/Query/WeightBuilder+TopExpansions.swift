@@ -5,7 +5,7 @@ import LoupeCodec
 /// segment's matches are gathered flat, in byte order (`TermMatches`), then merged across segments a term at a
 /// time, summing document frequencies, and only the `limit` best so far are kept. No term is hashed or copied
 /// into an array of its own unless it ranks. A prefix of one or two bytes (with no typo) is completed from each
-/// segment's `CompletionTable` instead, so the 32 kept are the best of the segments' 32 most frequent each.
+/// segment's `CompletionTable` instead, so the 32 kept are the best of the segments' 64 most frequent each.
 extension WeightBuilder {
     /// How expansions compete for the places: higher ranks first, ties to the smaller term.
     enum ExpansionRank {
@@ -111,7 +111,7 @@ extension WeightBuilder {
     }
 
     /// The completions of a prefix of one or two bytes, from the segments' completion tables: the best of their
-    /// most frequent terms, each looked up in the segments whose table does not list it.
+    /// most frequent terms, each looked up in the segments whose table does not list it when it could still rank.
     private func shortPrefixExpansions(
         _ field: Int, _ prefix: [UInt8], limit: Int, rank: ExpansionRank
     ) throws(IndexError) -> [Expansion] {
@@ -124,9 +124,25 @@ extension WeightBuilder {
                         ?? TermMatches(keepingKeys: true)
                 })
         }
-        var candidates = Self.best(of: perSegment, limit: perSegment.count * CompletionTable.perPrefix, rank: rank)
+        var candidates = Self.best(of: perSegment, limit: perSegment.count * limit, rank: rank)
+        // A term a segment's table leaves out is held there by at most as many documents as the table's least
+        // frequent term, and by none when the table is not full (it then lists every term with the prefix). A
+        // candidate whose documents cannot reach the `limit`-th most known so far is out of the result whatever
+        // its lookups find (the threshold algorithm): only the others are looked up.
+        var unlisted = [UInt64](repeating: 0, count: perSegment.count)
+        for (s, table) in perSegment.enumerated() where table.count >= CompletionTable.perPrefix {
+            unlisted[s] = UInt64(table.infos.lazy.map(\.docFreq).min() ?? 0)
+        }
+        if limit > 0, candidates.count > limit {
+            let known = candidates.map(\.docFreq).sorted(by: >)[limit - 1]
+            candidates.removeAll { candidate in
+                var most = candidate.docFreq
+                for s in unlisted.indices where candidate.infos[s] == nil { most += unlisted[s] }
+                return most < known
+            }
+        }
         for i in candidates.indices {
-            for (s, segment) in searcher.segments.enumerated() where candidates[i].infos[s] == nil {
+            for (s, segment) in searcher.segments.enumerated() where candidates[i].infos[s] == nil && unlisted[s] > 0 {
                 let term = candidates[i].term
                 let info = try segment.readingTerms { (terms) throws(FormatError) in try terms.field(field)?.get(term) }
                 if let info {

@@ -84,6 +84,57 @@ import Testing
         }
     }
 
+    /// One- and two-byte prefixes are completed from the segments' completion tables; with more terms under a
+    /// prefix than a table keeps, a term a table leaves out is looked up only when it could still rank. Many
+    /// segments of a skewed vocabulary of 300 words under "p" must still expand, count and score as the reference
+    /// does, through `Query.instant` and through `instantSearch`'s single ranking and counting pass.
+    @Test func shortPrefixesOverFullCompletionTablesAgreeWithBruteForce() throws {
+        var rng = SplitMix64(seed: 7)
+        let letters: [String] = "abcdefghijklmnopqrst".map { String($0) }
+        let words: [String] = (0..<300).map { (i: Int) -> String in "p" + letters[i % 20] + letters[i / 20] }
+        let index = try Index.inMemory(schema: Self.schema)
+        let writer = try index.writer()
+        var reference = ReferenceIndex(schema: Self.schema)
+        for i in 0..<1_500 {
+            // Each segment favours other words, so the tables' most frequent terms differ between segments.
+            let shift = i / 300 * 37
+            var body: [String] = []
+            for _ in 0..<6 {
+                let r = Double.random(in: 0..<1, using: &rng)
+                let rank = Int(r * r * r * Double(words.count))
+                body.append(words[(rank + shift) % words.count])
+            }
+            let document: Document = [
+                "id": "\(i)", "title": DocumentValue(.text(Self.text(&rng, maxWords: 2))),
+                "body": DocumentValue(.text(body.joined(separator: " "))),
+            ]
+            try writer.addDocument(document)
+            try reference.add(document)
+            if i % 300 == 299 { try writer.commit() }
+        }
+        try writer.commitAndReload()
+        #expect(try index.searcher().segmentInfos.count == 5)
+        for input in ["p", "pa", "pk", "p ", "heat p", "pb pc"] {
+            let expected = try reference.search(.instant(input))
+            let found = try index.search(.instant(input), limit: 1_500)
+            #expect(found.totalCount == expected.count, "'\(input)'")
+            for hit in found {
+                let score = expected[Int(hit.string("id")!)!] ?? -1
+                #expect(abs(Double(hit.score) - score) < 1e-4 * max(1, score), "'\(input)'")
+            }
+            // instantSearch looks for typos only when the words as typed match fewer than `limit` documents.
+            let asTyped = try reference.search(.instant(input, typoTolerance: .disabled))
+            let ranked = asTyped.count >= 10 ? asTyped : expected
+            let instant = try index.instantSearch(input, limit: 10, suggestions: 0)
+            let best = reference.ordered(ranked, by: .relevance).prefix(10)
+            #expect(instant.totalCount == ranked.count, "'\(input)': instantSearch count")
+            #expect(instant.hits.count == best.count, "'\(input)': instantSearch hits")
+            for (hit, doc) in zip(instant.hits, best) {
+                #expect(abs(Double(hit.score) - ranked[doc]!) < 1e-4 * max(1, ranked[doc]!), "'\(input)': rank")
+            }
+        }
+    }
+
     /// Typing an input a character at a time, as a search bar does, filters the matches kept from the keystroke
     /// before (`KeystrokeCache`): every prefix must still match exactly what the brute force finds.
     @Test(arguments: 0..<2 as Range<UInt64>)
