@@ -159,10 +159,20 @@ extension WeightBuilder {
         return Array(candidates.prefix(limit))
     }
 
-    /// A k-way merge of the segments' matches (each in byte order) into the `limit` best distinct terms.
+    /// A k-way merge of the segments' matches (each in byte order) into the `limit` best distinct terms. Terms are
+    /// ranked as they come; the segments holding each are noted in flat arrays, and only the terms kept in the end
+    /// are copied out with their infos.
     private static func best(of perSegment: [TermMatches], limit: Int, rank: ExpansionRank) -> [Expansion] {
         guard limit > 0 else { return [] }
-        var kept: [(rank: Double, expansion: Expansion)] = []
+        // Per merged term, in byte order: where its (segment, index) holders start in `holders`, its typos and
+        // documents.
+        var holders: [(segment: Int, index: Int)] = []
+        var firstHolder: [Int] = []
+        var tags: [UInt8] = []
+        var docFreqs: [UInt64] = []
+        // The best so far, best first; equal ranks stay in byte order.
+        var kept: [(rank: Double, term: Int)] = []
+        kept.reserveCapacity(min(limit, 1024) + 1)
         var next = [Int](repeating: 0, count: perSegment.count)
         var tied: [Int] = []
         while true {
@@ -174,32 +184,42 @@ extension WeightBuilder {
                 }
                 let order = perSegment[s].compareKey(next[s], with: perSegment[leader], next[leader])
                 if order < 0 {
-                    tied = [s]
+                    tied.removeAll(keepingCapacity: true)
+                    tied.append(s)
                 } else if order == 0 {
                     tied.append(s)
                 }
             }
-            guard let leader = tied.first else { break }
+            guard !tied.isEmpty else { break }
             var docFreq: UInt64 = 0
             var tag = UInt8.max
+            let term = firstHolder.count
+            firstHolder.append(holders.count)
             for s in tied {
                 docFreq += UInt64(perSegment[s].infos[next[s]].docFreq)
                 tag = min(tag, perSegment[s].tags[next[s]])
+                holders.append((s, next[s]))
+                next[s] += 1
             }
+            tags.append(tag)
+            docFreqs.append(docFreq)
             let value = rank.value(tag: tag, frequency: Double(docFreq))
             // Terms come in ascending order, so one that only ties the worst kept never displaces it.
             if kept.count < limit || value > kept[kept.count - 1].rank {
-                var infos = [TermInfo?](repeating: nil, count: perSegment.count)
-                for s in tied { infos[s] = perSegment[s].infos[next[s]] }
-                let expansion = Expansion(
-                    term: Array(perSegment[leader].key(next[leader])), tag: tag, infos: infos, docFreq: docFreq)
                 var at = kept.count
                 while at > 0 && kept[at - 1].rank < value { at -= 1 }
-                kept.insert((value, expansion), at: at)
+                kept.insert((value, term), at: at)
                 if kept.count > limit { kept.removeLast() }
             }
-            for s in tied { next[s] += 1 }
         }
-        return kept.map(\.expansion)
+        firstHolder.append(holders.count)
+        return kept.map { (_, t) in
+            var infos = [TermInfo?](repeating: nil, count: perSegment.count)
+            for (s, i) in holders[firstHolder[t]..<firstHolder[t + 1]] { infos[s] = perSegment[s].infos[i] }
+            let leader = holders[firstHolder[t]]
+            return Expansion(
+                term: Array(perSegment[leader.segment].key(leader.index)), tag: tags[t], infos: infos,
+                docFreq: docFreqs[t])
+        }
     }
 }
