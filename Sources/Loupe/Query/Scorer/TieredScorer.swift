@@ -126,6 +126,7 @@ package final class TieredScorer: DocAtATimeScorer {
 
     package func fill(_ block: inout ScoreBlock, until end: DocID, threshold: Float) {
         if threshold > self.threshold { self.threshold = threshold }
+        if tierCount == 1 { return fillOneTier(&block, until: end) }
         var n = block.count
         let floor = ScoreSum(threshold)
         while doc < end && n < ScoreBlock.capacity {
@@ -137,6 +138,42 @@ package final class TieredScorer: DocAtATimeScorer {
             _ = next()
         }
         block.count = n
+    }
+
+    /// A word with one tier (typed without typos, or with none tolerated) has nothing to merge: its buffered
+    /// matches go to the block, then the tier fills the rest of the block itself, and its scores get the bonus.
+    private func fillOneTier(_ block: inout ScoreBlock, until end: DocID) {
+        let floor = ScoreSum(threshold)
+        let bonus = unsafe bonuses[0]
+        var n = block.count
+        while unsafe cursors[0] < counts[0] && n < ScoreBlock.capacity {
+            let d = unsafe docs[cursors[0]]
+            guard d < end else { break }
+            let s = unsafe bonus + scores[cursors[0]]
+            if s > floor {
+                unsafe block.docs[n] = d
+                unsafe block.scores[n] = s
+                n += 1
+            }
+            unsafe cursors[0] += 1
+        }
+        block.count = n
+        if unsafe cursors[0] == counts[0] {
+            let child = children[0]
+            if n < ScoreBlock.capacity && child.doc < end {
+                child.fill(&block, until: end, threshold: Float(floor - bonus))
+                for k in n..<block.count {
+                    let s = unsafe bonus + block.scores[k]
+                    guard s > floor else { continue }
+                    unsafe block.docs[n] = block.docs[k]
+                    unsafe block.scores[n] = s
+                    n += 1
+                }
+                block.count = n
+            }
+            load(0)
+        }
+        settle()
     }
 
     package func regionEnd(from target: DocID) -> DocID {
