@@ -159,6 +159,13 @@ extension WeightBuilder {
         return Array(candidates.prefix(limit))
     }
 
+    /// Ranked terms, by rank then byte order (their merge index).
+    private enum ByRank: HeapOrder {
+        static func worse(_ a: (rank: Double, term: Int), _ b: (rank: Double, term: Int)) -> Bool {
+            a.rank != b.rank ? a.rank < b.rank : a.term > b.term
+        }
+    }
+
     /// A k-way merge of the segments' matches (each in byte order) into the `limit` best distinct terms. Terms are
     /// ranked as they come; the segments holding each are noted in flat arrays, and only the terms kept in the end
     /// are copied out with their infos.
@@ -170,9 +177,8 @@ extension WeightBuilder {
         var firstHolder: [Int] = []
         var tags: [UInt8] = []
         var docFreqs: [UInt64] = []
-        // The best so far, best first; equal ranks stay in byte order.
-        var kept: [(rank: Double, term: Int)] = []
-        kept.reserveCapacity(min(limit, 1024) + 1)
+        // The best so far, the worst at the root: a term that only ties it comes later in byte order and loses.
+        var kept = BoundedHeap<ByRank>(k: limit)
         var next = [Int](repeating: 0, count: perSegment.count)
         var tied: [Int] = []
         while true {
@@ -204,16 +210,10 @@ extension WeightBuilder {
             tags.append(tag)
             docFreqs.append(docFreq)
             let value = rank.value(tag: tag, frequency: Double(docFreq))
-            // Terms come in ascending order, so one that only ties the worst kept never displaces it.
-            if kept.count < limit || value > kept[kept.count - 1].rank {
-                var at = kept.count
-                while at > 0 && kept[at - 1].rank < value { at -= 1 }
-                kept.insert((value, term), at: at)
-                if kept.count > limit { kept.removeLast() }
-            }
+            kept.offer((value, term))
         }
         firstHolder.append(holders.count)
-        return kept.map { (_, t) in
+        return kept.sorted().map { (_, t) in
             var infos = [TermInfo?](repeating: nil, count: perSegment.count)
             for (s, i) in holders[firstHolder[t]..<firstHolder[t + 1]] { infos[s] = perSegment[s].infos[i] }
             let leader = holders[firstHolder[t]]
