@@ -5,7 +5,7 @@ import LoupeCodec
 /// segment's matches are gathered flat, in byte order (`TermMatches`), then merged across segments a term at a
 /// time, summing document frequencies, and only the `limit` best so far are kept. No term is hashed or copied
 /// into an array of its own unless it ranks. A prefix of one or two bytes (with no typo) is completed from each
-/// segment's `CompletionTable` instead, so the 32 kept are the best of the segments' 64 most frequent each.
+/// segment's `CompletionTable` instead, so the 32 kept are the best of the segments' 32 most frequent each.
 extension WeightBuilder {
     /// How expansions compete for the places: higher ranks first, ties to the smaller term.
     enum ExpansionRank {
@@ -124,7 +124,7 @@ extension WeightBuilder {
                         ?? TermMatches(keepingKeys: true)
                 })
         }
-        var candidates = Self.best(of: perSegment, limit: perSegment.count * limit, rank: rank)
+        var candidates = Self.best(of: perSegment, limit: perSegment.count * CompletionTable.perPrefix, rank: rank)
         // A term a segment's table leaves out is held there by at most as many documents as the table's least
         // frequent term, and by none when the table is not full (it then lists every term with the prefix). A
         // candidate whose documents cannot reach the `limit`-th most known so far is out of the result whatever

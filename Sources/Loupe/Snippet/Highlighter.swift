@@ -202,6 +202,7 @@ private struct TokenMatcher {
                 singles.append(.dfa(dfas[nextDFA]))
                 nextDFA += 1
             case .phrase(let terms, let slop, let lastIsPrefix):
+                guard !terms.isEmpty else { continue }
                 phrases.append((terms, slop, lastIsPrefix))
                 phraseSlots.append(slotCount)
                 slotCount += terms.count

@@ -88,6 +88,10 @@ import Foundation
             try marks(.phrasePrefix(field: "plot", terms: ["bank", "rob"], maxExpansions: 10), "heat") == [
                 "bank robbers"
             ])
+        let empty = try index.search(
+            .anyOf([.term("title", "heat"), .phrase(field: "plot", terms: [], slop: 0)]), limit: 1)
+        let plain = try #require(empty.hits.first?.snippet("plot"))
+        #expect(plain.highlights.isEmpty, "an empty phrase marks nothing")
         let instant = try index.instantSearch("mercenaires pl", fields: ["plot"], limit: 5, suggestions: 0)
         let hit = try #require(instant.hits.first)
         let snippet = try #require(hit.snippet("plot"))

@@ -5,7 +5,7 @@ import LoupeCodec
 /// searchers share across reloads). Completing "s" otherwise walks every term starting with "s" on every keystroke.
 struct CompletionTable: Sendable {
     /// Terms kept per prefix.
-    static let perPrefix = 64
+    static let perPrefix = 32
     /// The longest prefix (in bytes) the table answers.
     static let longestPrefix = 2
 
