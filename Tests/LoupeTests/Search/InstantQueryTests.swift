@@ -40,6 +40,22 @@ import Testing
         return String(word)
     }
 
+    /// Checks that `Query.instant(input)` matches the reference's documents with its scores (`limit` at least the
+    /// number of matches), and returns the reference's matches.
+    @discardableResult
+    static func expectSameMatches(
+        _ index: Index, _ reference: ReferenceIndex, _ input: String, limit: Int
+    ) throws -> ReferenceIndex.Matches {
+        let expected = try reference.search(.instant(input))
+        let found = try index.search(.instant(input), limit: limit)
+        #expect(found.totalCount == expected.count, "'\(input)'")
+        for hit in found {
+            let score = expected[Int(hit.string("id")!)!] ?? -1
+            #expect(abs(Double(hit.score) - score) < 1e-4 * max(1, score), "'\(input)'")
+        }
+        return expected
+    }
+
     @Test(arguments: 0..<4 as Range<UInt64>)
     func engineAgreesWithBruteForce(seed: UInt64) throws {
         var rng = SplitMix64(seed: seed)
@@ -115,13 +131,7 @@ import Testing
         try writer.commitAndReload()
         #expect(try index.searcher().segmentInfos.count == 5)
         for input in ["p", "pa", "pk", "p ", "heat p", "pb pc"] {
-            let expected = try reference.search(.instant(input))
-            let found = try index.search(.instant(input), limit: 1_500)
-            #expect(found.totalCount == expected.count, "'\(input)'")
-            for hit in found {
-                let score = expected[Int(hit.string("id")!)!] ?? -1
-                #expect(abs(Double(hit.score) - score) < 1e-4 * max(1, score), "'\(input)'")
-            }
+            let expected = try Self.expectSameMatches(index, reference, input, limit: 1_500)
             // instantSearch looks for typos only when the words as typed match fewer than `limit` documents.
             let asTyped = try reference.search(.instant(input, typoTolerance: .disabled))
             let ranked = asTyped.count >= 10 ? asTyped : expected
@@ -158,13 +168,7 @@ import Testing
             var typed = ""
             for character in input {
                 typed.append(character)
-                let expected = try reference.search(.instant(typed))
-                let found = try index.search(.instant(typed), limit: 1_000)
-                #expect(found.totalCount == expected.count, "'\(typed)'")
-                for hit in found {
-                    let score = expected[Int(hit.string("id")!)!] ?? -1
-                    #expect(abs(Double(hit.score) - score) < 1e-4 * max(1, score), "'\(typed)'")
-                }
+                try Self.expectSameMatches(index, reference, typed, limit: 1_000)
                 let suggestions = try index.suggest(typed, field: "body")
                 #expect(suggestions.map(\.text) == (try reference.suggest(typed, field: "body", limit: 5)).map(\.text))
             }
