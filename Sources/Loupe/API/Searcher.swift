@@ -10,6 +10,8 @@ public final class Searcher: Sendable {
     package let scratch: ScorerScratch
     /// The dictionary matches of the last instant-search words, which the next keystroke filters.
     package let keystrokes: KeystrokeCache
+    /// The merged completions of the one- and two-byte prefixes searched so far.
+    package let shortPrefixes: ShortPrefixCompletions
     /// Checked between segments by every search of this searcher: `.never`, except in the views the async calls
     /// search through (`stopping(when:)`).
     package let stop: StopCondition
@@ -20,6 +22,7 @@ public final class Searcher: Sendable {
         self.analyzers = analyzers
         scratch = ScorerScratch()
         keystrokes = KeystrokeCache()
+        shortPrefixes = ShortPrefixCompletions()
         stop = .never
     }
 
@@ -36,6 +39,7 @@ public final class Searcher: Sendable {
         analyzers = other.analyzers
         scratch = other.scratch
         keystrokes = other.keystrokes
+        shortPrefixes = other.shortPrefixes
         self.stop = stop
     }
 

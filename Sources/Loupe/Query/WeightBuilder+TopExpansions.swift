@@ -39,7 +39,7 @@ extension WeightBuilder {
             return docFreq == 0 || limit == 0 ? [] : [Expansion(term: term, tag: 0, infos: infos, docFreq: docFreq)]
         }
         if word.maxTypos == 0 && term.count <= CompletionTable.longestPrefix {
-            return try shortPrefixExpansions(field, term, limit: limit, rank: rank)
+            return try shortPrefixExpansions(field, term, limit: limit)
         }
         let cacheKey = KeystrokeCache.Key(
             field: field, term: term, maxTypos: word.maxTypos, isPrefix: word.isPrefix, exactPrefix: word.exactPrefix)
@@ -110,11 +110,23 @@ extension WeightBuilder {
         }
     }
 
+    /// The `limit` most frequent completions of a prefix of one or two bytes (none has a typo, so every rank
+    /// orders them by documents): the searcher's merge of its segments' completion tables, kept after the first
+    /// time (`ShortPrefixCompletions`).
+    private func shortPrefixExpansions(
+        _ field: Int, _ prefix: [UInt8], limit: Int
+    ) throws(IndexError) -> [Expansion] {
+        guard limit <= CompletionTable.perPrefix else { return try mergedCompletions(field, prefix, limit: limit) }
+        let key = ShortPrefixCompletions.Key(field: field, prefix: prefix)
+        if let kept = searcher.shortPrefixes.lookup(key) { return Array(kept.prefix(limit)) }
+        let merged = try mergedCompletions(field, prefix, limit: CompletionTable.perPrefix)
+        searcher.shortPrefixes.store(key, merged)
+        return Array(merged.prefix(limit))
+    }
+
     /// The completions of a prefix of one or two bytes, from the segments' completion tables: the best of their
     /// most frequent terms, each looked up in the segments whose table does not list it when it could still rank.
-    private func shortPrefixExpansions(
-        _ field: Int, _ prefix: [UInt8], limit: Int, rank: ExpansionRank
-    ) throws(IndexError) -> [Expansion] {
+    private func mergedCompletions(_ field: Int, _ prefix: [UInt8], limit: Int) throws(IndexError) -> [Expansion] {
         var perSegment: [TermMatches] = []
         for segment in searcher.segments {
             perSegment.append(
@@ -124,7 +136,8 @@ extension WeightBuilder {
                         ?? TermMatches(keepingKeys: true)
                 })
         }
-        var candidates = Self.best(of: perSegment, limit: perSegment.count * CompletionTable.perPrefix, rank: rank)
+        var candidates = Self.best(
+            of: perSegment, limit: perSegment.count * CompletionTable.perPrefix, rank: .fewestTyposFirst)
         // A term a segment's table leaves out is held there by at most as many documents as the table's least
         // frequent term, and by none when the table is not full (it then lists every term with the prefix). A
         // candidate whose documents cannot reach the `limit`-th most known so far is out of the result whatever
@@ -151,11 +164,7 @@ extension WeightBuilder {
                 }
             }
         }
-        candidates.sort { a, b in
-            let ra = rank.value(tag: 0, frequency: Double(a.docFreq))
-            let rb = rank.value(tag: 0, frequency: Double(b.docFreq))
-            return ra != rb ? ra > rb : a.term.lexicographicallyPrecedes(b.term)
-        }
+        candidates.sort(by: Expansion.moreUseful)
         return Array(candidates.prefix(limit))
     }
 
