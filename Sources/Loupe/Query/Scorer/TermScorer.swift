@@ -83,20 +83,62 @@ package final class TermScorer: Scorer {
             let c = postings.cursor
             let count = postings.blockCount
             guard c < count else { return }
-            var i = c
-            if scoring {
-                while i < count && postings.doc(at: i) < end {
-                    window.add(Int(postings.doc(at: i) &- base), score: ScoreSum(score(slot: i)), scoring: true)
-                    i += 1
+            let docs = unsafe postings.docs
+            // The block's documents before `end`: all of them unless its last is past it (then one is, which ends
+            // the scan).
+            var stop = count
+            if unsafe docs[count - 1] >= end {
+                stop = c
+                while unsafe docs[stop] < end { stop += 1 }
+            }
+            if stop > c { add(c..<stop, into: &window, base: base) }
+            postings.consume(stop - c)
+            if stop < count { return }
+        }
+    }
+
+    /// Adds the decoded block's slots `run` (documents in `base..<base + ScoreWindow.size`) to `window`. Everything
+    /// the loop reads is in locals, so no store into the window makes it reload the scorer's fields.
+    @inline(__always)
+    private func add(_ run: Range<Int>, into window: inout ScoreWindow, base: DocID) {
+        let docs = unsafe postings.docs
+        let bits = unsafe window.bits
+        var summary = window.summary
+        defer { window.summary = summary }
+        if scoring {
+            let tfs = unsafe postings.tfs
+            let scores = unsafe window.scores
+            let factors = unsafe normFactors
+            let weight = self.weight
+            if let norms {
+                for i in run {
+                    let doc = unsafe docs[i]
+                    let slot = Int(doc &- base)
+                    let tf = Float(unsafe tfs[i])
+                    let factor = unsafe factors[Int(norms.code(doc))]
+                    unsafe bits[slot &>> 6] |= 1 &<< UInt64(slot & 63)
+                    summary |= 1 &<< UInt64(slot &>> 6)
+                    unsafe scores[slot] += ScoreSum(weight * (tf / (tf + factor)))
                 }
             } else {
-                while i < count && postings.doc(at: i) < end {
-                    window.add(Int(postings.doc(at: i) &- base), score: 0, scoring: false)
-                    i += 1
+                let factor = unsafe factors[0]
+                for i in run {
+                    let slot = Int(unsafe docs[i] &- base)
+                    let tf = Float(unsafe tfs[i])
+                    unsafe bits[slot &>> 6] |= 1 &<< UInt64(slot & 63)
+                    summary |= 1 &<< UInt64(slot &>> 6)
+                    unsafe scores[slot] += ScoreSum(weight * (tf / (tf + factor)))
                 }
             }
-            postings.consume(i - c)
-            if i < count { return }
+        } else {
+            for i in run {
+                let slot = Int(unsafe docs[i] &- base)
+                unsafe bits[slot &>> 6] |= 1 &<< UInt64(slot & 63)
+                summary |= 1 &<< UInt64(slot &>> 6)
+            }
+        }
+        if let counts = unsafe window.counts {
+            for i in run { unsafe counts[Int(docs[i] &- base)] &+= 1 }
         }
     }
 
