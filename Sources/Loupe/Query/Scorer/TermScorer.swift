@@ -35,9 +35,14 @@ package final class TermScorer: Scorer {
 
     /// The score of the decoded block's slot `slot`.
     @inline(__always) private func score(slot: Int) -> Float {
-        let tf = Float(postings.tf(at: slot))
         let code = norms.map { Int($0.code(postings.doc(at: slot))) } ?? 0
-        let factor = unsafe normFactors[code]
+        return Self.bm25(weight, tf: postings.tf(at: slot), factor: unsafe normFactors[code])
+    }
+
+    /// BM25 of one document: `weight` (idf and boost) times the saturated term frequency, `factor` being the
+    /// norm's part of the denominator.
+    @inline(__always) private static func bm25(_ weight: Float, tf: UInt32, factor: Float) -> Float {
+        let tf = Float(tf)
         return weight * (tf / (tf + factor))
     }
 
@@ -114,20 +119,18 @@ package final class TermScorer: Scorer {
                 for i in run {
                     let doc = unsafe docs[i]
                     let slot = Int(doc &- base)
-                    let tf = Float(unsafe tfs[i])
                     let factor = unsafe factors[Int(norms.code(doc))]
                     unsafe bits[slot &>> 6] |= 1 &<< UInt64(slot & 63)
                     summary |= 1 &<< UInt64(slot &>> 6)
-                    unsafe scores[slot] += ScoreSum(weight * (tf / (tf + factor)))
+                    unsafe scores[slot] += ScoreSum(Self.bm25(weight, tf: tfs[i], factor: factor))
                 }
             } else {
                 let factor = unsafe factors[0]
                 for i in run {
                     let slot = Int(unsafe docs[i] &- base)
-                    let tf = Float(unsafe tfs[i])
                     unsafe bits[slot &>> 6] |= 1 &<< UInt64(slot & 63)
                     summary |= 1 &<< UInt64(slot &>> 6)
-                    unsafe scores[slot] += ScoreSum(weight * (tf / (tf + factor)))
+                    unsafe scores[slot] += ScoreSum(Self.bm25(weight, tf: tfs[i], factor: factor))
                 }
             }
         } else {
