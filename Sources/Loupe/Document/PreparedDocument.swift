@@ -1,5 +1,3 @@
-import LoupeCodec
-
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -91,98 +89,14 @@ extension Schema {
         prepared.values.sortByField()
         return prepared
     }
-
-    /// Parses one JSON object (one JSONL line) into a prepared document, without building `String`s.
-    /// `null` values and empty arrays count as absent.
-    /// - Throws: `IndexError` `.invalidDocument` naming the field, or the byte offset of a JSON syntax error.
-    package func prepareJSON(_ bytes: UnsafeRawBufferPointer) throws(IndexError) -> PreparedDocument {
-        let parsed: JSONValue
-        do {
-            parsed = unsafe try JSONParser.parse(bytes)
-        } catch {
-            throw IndexError(
-                .invalidDocument, "malformed JSON: \(error.message)", context: .init(byteOffset: error.offset))
-        }
-        guard case .object(let members) = parsed else {
-            throw IndexError(.invalidDocument, "a document must be a JSON object")
-        }
-        var prepared = PreparedDocument()
-        var previous = -1
-        for member in members {
-            guard let ordinal = fieldID(named: member.key, after: previous) else {
-                let name = String(decoding: member.key, as: UTF8.self)
-                throw IndexError(
-                    .invalidDocument, "unknown field '\(name)' (not in the schema)", context: .init(field: name))
-            }
-            previous = ordinal
-            let entry = fields[ordinal]
-            switch member.value {
-            case .array(let items):
-                for item in items where item != .null {
-                    prepared.values.append((ordinal, try Self.convertJSON(item, for: entry)))
-                }
-            case .null:
-                continue
-            default:
-                prepared.values.append((ordinal, try Self.convertJSON(member.value, for: entry)))
-            }
-        }
-        prepared.values.sortByField()
-        return prepared
-    }
-
-    /// The id of the field named `key`. Members usually come in schema order, some fields absent, so the few
-    /// fields after `previous` (the last member's) are compared first, byte for byte; any other name is looked up
-    /// by its `String`, which costs an allocation and a hash.
-    private func fieldID(named key: [UInt8], after previous: Int) -> Int? {
-        for candidate in previous + 1..<min(previous + 5, fieldNames.count) where fieldNames[candidate] == key {
-            return candidate
-        }
-        return fieldIndex[String(decoding: key, as: UTF8.self)]
-    }
-
-    private static func convertJSON(
-        _ value: JSONValue, for entry: FieldEntry
-    ) throws(IndexError) -> PreparedDocument.Value {
-        func mismatch(_ what: String) -> IndexError {
-            IndexError(
-                .invalidDocument, "field '\(entry.name)': expected \(entry.type.rawValue), got \(what)",
-                context: .init(field: entry.name))
-        }
-        switch (entry.type, value) {
-        case (.text, .string(let s)), (.string, .string(let s)):
-            return .bytes(s)
-        case (.u64, .number(let n)):
-            guard let v = n.uint64 else { throw mismatch("the number \(n.double)") }
-            return .mapped(v)
-        case (.i64, .number(let n)):
-            guard let v = n.int64 else { throw mismatch("the number \(n.double)") }
-            return .mapped(NumericMapping.fromI64(v))
-        case (.f64, .number(let n)):
-            return .mapped(NumericMapping.fromF64(n.double))
-        case (.bool, .bool(let b)):
-            return .mapped(b ? 1 : 0)
-        case (.date, .string(let s)):
-            guard let micros = RFC3339.parseMicros(s) else {
-                throw mismatch("\"\(String(decoding: s.prefix(40), as: UTF8.self))\" (not an RFC 3339 date)")
-            }
-            return .mapped(NumericMapping.fromI64(micros))
-        case (_, .string): throw mismatch("a string")
-        case (_, .number): throw mismatch("a number")
-        case (_, .bool): throw mismatch("a boolean")
-        case (_, .object): throw mismatch("an object")
-        case (_, .array): throw mismatch("a nested array")
-        case (_, .null): throw mismatch("null")
-        }
-    }
 }
 
 extension Array where Element == (field: Int, value: PreparedDocument.Value) {
     /// Groups values by field while keeping each field's input order (insertion sort: documents have few fields
     /// and usually arrive in schema order already).
-    fileprivate mutating func sortByField() {
+    mutating func sortByField() {
         guard count > 1 else { return }
-        for i in 1..<count {
+        for i in 1..<count where self[i - 1].field > self[i].field {
             var j = i
             let item = self[i]
             while j > 0 && self[j - 1].field > item.field {

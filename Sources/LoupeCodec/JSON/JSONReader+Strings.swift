@@ -1,14 +1,30 @@
+/// Where a string's unescaped UTF-8 bytes are, as ``JSONPullReader`` reads it.
+package enum JSONStringBytes {
+    /// The string has no escape: its bytes are this range of the input, between the quotes.
+    case input(Range<Int>)
+    /// The string has escapes: its bytes unescaped.
+    case unescaped([UInt8])
+}
+
 extension JSONReader {
     /// Reads a string starting at its opening quote and returns its unescaped UTF-8 bytes.
     mutating func parseString() throws(JSONError) -> [UInt8] {
+        switch try scanString() {
+        case .input(let range): unsafe Array(UnsafeRawBufferPointer(rebasing: bytes[range]))
+        case .unescaped(let unescaped): unescaped
+        }
+    }
+
+    /// Reads a string starting at its opening quote: the range of the input it spans when it has no escape (nothing
+    /// is copied), or a copy of its unescaped bytes.
+    mutating func scanString() throws(JSONError) -> JSONStringBytes {
         let opening = position
         position += 1
         var runStart = position
         try skipPlainRun()
         if peek() == UInt8(ascii: "\"") {
-            let result = unsafe Array(UnsafeRawBufferPointer(rebasing: bytes[runStart..<position]))
             position += 1
-            return result
+            return .input(runStart..<position - 1)
         }
         unescaped.removeAll(keepingCapacity: true)
         // Unescaping never lengthens text, so the rest of the input bounds the string; the cap keeps
@@ -22,7 +38,7 @@ extension JSONReader {
             case UInt8(ascii: "\""):
                 position += 1
                 // A copy, not `unescaped` itself: sharing would make the next string reallocate it.
-                return unsafe unescaped.withUnsafeBytes { unsafe Array($0) }
+                return .unescaped(unsafe unescaped.withUnsafeBytes { unsafe Array($0) })
             case UInt8(ascii: "\\"):
                 try appendEscape()
             default:

@@ -29,10 +29,6 @@ struct JSONReader {
         unsafe self.bytes = bytes
         self.end = bytes.count
         self.maxDepth = maxDepth
-        // Enough for a typical JSONL document without regrowing; deeper or wider ones grow as usual.
-        openContainers.reserveCapacity(8)
-        pendingElements.reserveCapacity(16)
-        pendingMembers.reserveCapacity(16)
     }
 
     /// The byte at `position`, or `nil` at the end of input.
@@ -42,6 +38,10 @@ struct JSONReader {
     }
 
     mutating func parseDocument() throws(JSONError) -> JSONValue {
+        // Enough for a typical JSONL document without regrowing; deeper or wider ones grow as usual.
+        openContainers.reserveCapacity(8)
+        pendingElements.reserveCapacity(16)
+        pendingMembers.reserveCapacity(16)
         let value = try parseValue()
         skipWhitespace()
         guard position == end else {
