@@ -46,34 +46,35 @@ package struct ColumnarWriter {
 
     /// Records the fast values of document `doc` (documents arrive in increasing order).
     package mutating func add(_ document: PreparedDocument, doc: UInt32) {
-        for v in document.values {
-            guard let slot = slots[v.field] else { continue }
-            switch v.value {
-            case .mapped(let mapped):
-                columns[slot].values.append(mapped)
-                columns[slot].docs.append(doc)
-            case .bytes(let bytes):
-                if lowercases[slot] {
+        unsafe document.bytes.withUnsafeBufferPointer { bytes in
+            for v in document.items {
+                guard let slot = slots[v.field] else { continue }
+                switch v.value {
+                case .mapped(let mapped):
+                    columns[slot].values.append(mapped)
+                    columns[slot].docs.append(doc)
+                case .bytes(let range):
+                    let value = unsafe UnsafeBufferPointer(rebasing: bytes[range])
+                    guard lowercases[slot] else {
+                        unsafe intern(value, slot: slot, doc: doc)
+                        continue
+                    }
                     var lowered = self.lowered
                     self.lowered = []
                     lowered.removeAll(keepingCapacity: true)
                     // Through a buffer pointer: `Array.span` needs macOS 26 / iOS 26 (see Package.swift).
-                    _ = unsafe bytes.withUnsafeBufferPointer { buffer in
-                        unsafe lowercase.analyze(buffer.span) { term, _ in
-                            for i in term.indices { lowered.append(term[i]) }
-                        }
+                    _ = unsafe lowercase.analyze(value.span) { term, _ in
+                        for i in term.indices { lowered.append(term[i]) }
                     }
-                    intern(lowered, slot: slot, doc: doc)
+                    unsafe lowered.withUnsafeBufferPointer { unsafe intern($0, slot: slot, doc: doc) }
                     self.lowered = lowered
-                } else {
-                    intern(bytes, slot: slot, doc: doc)
                 }
             }
         }
     }
 
-    private mutating func intern(_ bytes: [UInt8], slot: Int, doc: UInt32) {
-        let id = unsafe bytes.withUnsafeBufferPointer { unsafe columns[slot].strings!.insert($0).id }
+    private mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, slot: Int, doc: UInt32) {
+        let id = unsafe columns[slot].strings!.insert(bytes).id
         columns[slot].values.append(UInt64(id))
         columns[slot].docs.append(doc)
     }

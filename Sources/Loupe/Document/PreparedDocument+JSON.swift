@@ -39,8 +39,8 @@ extension Schema {
             return .failure(IndexError(.invalidDocument, "a document must be a JSON object"))
         }
         reader.enterContainer()
-        var prepared = PreparedDocument()
-        prepared.values.reserveCapacity(fields.count)
+        // The line's length bounds its strings' unescaped bytes: one allocation holds them all.
+        var prepared = PreparedDocument(reservingItems: fields.count, bytes: bytes.count)
         var previous = -1
         var first = true
         while let key = try reader.nextMember(first: first) {
@@ -60,9 +60,9 @@ extension Schema {
                 if case .null = kind {
                     try reader.readNull()
                 } else {
-                    switch try unsafe readValue(kind, in: &reader, bytes: bytes, for: ordinal) {
-                    case .success(let value): prepared.values.append((ordinal, value))
-                    case .failure(let error): return .failure(error)
+                    if let error = try unsafe readValue(kind, in: &reader, bytes: bytes, for: ordinal, into: &prepared)
+                    {
+                        return .failure(error)
                     }
                 }
                 guard inArray, try reader.nextElement(first: false) else { break }
@@ -70,7 +70,7 @@ extension Schema {
             }
         }
         try reader.finish()
-        prepared.values.sortByField()
+        prepared.sortByField()
         return .success(prepared)
     }
 
@@ -107,25 +107,30 @@ extension Schema {
     }
 
     /// Reads the value of kind `kind` (not `null`) that a document gives for field `field`, converting it to the
-    /// field's type; integers are accepted for float fields. An array here is one inside the field's array.
+    /// field's type, and appends it to `document`; integers are accepted for float fields. An array here is one
+    /// inside the field's array. Returns why the value does not fit the field, if it does not.
     private func readValue(
-        _ kind: JSONPullReader.Kind, in reader: inout JSONPullReader, bytes: UnsafeRawBufferPointer, for field: Int
-    ) throws(JSONError) -> Result<PreparedDocument.Value, IndexError> {
+        _ kind: JSONPullReader.Kind, in reader: inout JSONPullReader, bytes: UnsafeRawBufferPointer, for field: Int,
+        into document: inout PreparedDocument
+    ) throws(JSONError) -> IndexError? {
         switch (fields[field].type, kind) {
         case (.text, .string), (.string, .string):
-            return .success(.bytes(try reader.readStringBytes()))
+            switch try reader.readString() {
+            case .input(let range): unsafe document.append(field, bytes: UnsafeRawBufferPointer(rebasing: bytes[range]))
+            case .unescaped(let unescaped): document.append(field, bytes: unescaped)
+            }
         case (.u64, .number):
             let n = try reader.readNumber()
-            guard let v = n.uint64 else { return .failure(mismatch(field, "the number \(n.double)")) }
-            return .success(.mapped(v))
+            guard let v = n.uint64 else { return mismatch(field, "the number \(n.double)") }
+            document.append(field, mapped: v)
         case (.i64, .number):
             let n = try reader.readNumber()
-            guard let v = n.int64 else { return .failure(mismatch(field, "the number \(n.double)")) }
-            return .success(.mapped(NumericMapping.fromI64(v)))
+            guard let v = n.int64 else { return mismatch(field, "the number \(n.double)") }
+            document.append(field, mapped: NumericMapping.fromI64(v))
         case (.f64, .number):
-            return .success(.mapped(NumericMapping.fromF64(try reader.readNumber().double)))
+            document.append(field, mapped: NumericMapping.fromF64(try reader.readNumber().double))
         case (.bool, .bool):
-            return .success(.mapped(try reader.readBool() ? 1 : 0))
+            document.append(field, mapped: try reader.readBool() ? 1 : 0)
         case (.date, .string):
             let string = try reader.readString()
             let micros =
@@ -135,16 +140,17 @@ extension Schema {
                 }
             guard let micros else {
                 let text = unsafe Self.text(of: string, in: bytes).prefix(40)
-                return .failure(mismatch(field, "\"\(text)\" (not an RFC 3339 date)"))
+                return mismatch(field, "\"\(text)\" (not an RFC 3339 date)")
             }
-            return .success(.mapped(NumericMapping.fromI64(micros)))
-        case (_, .string): return .failure(mismatch(field, "a string"))
-        case (_, .number): return .failure(mismatch(field, "a number"))
-        case (_, .bool): return .failure(mismatch(field, "a boolean"))
-        case (_, .object): return .failure(mismatch(field, "an object"))
-        case (_, .array): return .failure(mismatch(field, "a nested array"))
-        case (_, .null): return .failure(mismatch(field, "null"))
+            document.append(field, mapped: NumericMapping.fromI64(micros))
+        case (_, .string): return mismatch(field, "a string")
+        case (_, .number): return mismatch(field, "a number")
+        case (_, .bool): return mismatch(field, "a boolean")
+        case (_, .object): return mismatch(field, "an object")
+        case (_, .array): return mismatch(field, "a nested array")
+        case (_, .null): return mismatch(field, "null")
         }
+        return nil
     }
 
     @inline(never)

@@ -9,16 +9,69 @@ import Foundation
 /// Text and string values are UTF-8 bytes; every other type is its `NumericMapping` value. Values are
 /// grouped by field in schema order, so the indexer walks each field once and multi-valued fields get
 /// consecutive positions.
+///
+/// The bytes of all text and string values share one array, and each item is plain data (a range of it or a
+/// number): a document costs two allocations however many values it has, and freeing it walks nothing.
 package struct PreparedDocument: Sendable {
+    /// A value in the engine's forms, standing alone (a stored value read back, a query's term).
     package enum Value: Sendable, Equatable {
         case bytes([UInt8])
         case mapped(UInt64)
     }
 
-    /// (field ordinal, value) pairs, sorted by field ordinal; values of one field keep their input order.
-    package var values: [(field: Int, value: Value)] = []
+    /// A value of this document: a range of `bytes`, or a mapped number.
+    package enum Item: Sendable, Equatable {
+        case bytes(Range<Int>)
+        case mapped(UInt64)
+    }
 
-    package init() {}
+    /// (field ordinal, value) pairs, sorted by field ordinal once the document is complete; values of one field
+    /// keep their input order.
+    package private(set) var items: [(field: Int, value: Item)] = []
+    /// The UTF-8 bytes of every text and string value, one after another.
+    package private(set) var bytes: [UInt8] = []
+
+    /// An empty document with room for `items` values and `bytes` bytes of text.
+    package init(reservingItems items: Int = 0, bytes: Int = 0) {
+        self.items.reserveCapacity(items)
+        self.bytes.reserveCapacity(bytes)
+    }
+
+    /// Appends a text or string value of `field`.
+    package mutating func append(_ field: Int, bytes value: some Collection<UInt8>) {
+        let start = bytes.count
+        bytes.append(contentsOf: value)
+        items.append((field, .bytes(start..<bytes.count)))
+    }
+
+    /// Appends a mapped value of `field`.
+    package mutating func append(_ field: Int, mapped value: UInt64) {
+        items.append((field, .mapped(value)))
+    }
+
+    /// Appends `value` to the values of `field`.
+    package mutating func append(_ field: Int, _ value: Value) {
+        switch value {
+        case .bytes(let value): append(field, bytes: value)
+        case .mapped(let value): append(field, mapped: value)
+        }
+    }
+
+    /// Groups the values by field, keeping each field's input order.
+    package mutating func sortByField() {
+        items.sortByField()
+    }
+
+    /// Every (field, value) pair as standalone values, each text its own array: for tests and checks, not for
+    /// the indexing path.
+    package func standaloneValues() -> [(field: Int, value: Value)] {
+        items.map { item in
+            switch item.value {
+            case .bytes(let range): (item.field, .bytes(Array(bytes[range])))
+            case .mapped(let value): (item.field, .mapped(value))
+            }
+        }
+    }
 
     /// Converts one value given for `entry`; integers are accepted for float and date fields when exact.
     package static func convert(_ value: FieldValue, for entry: FieldEntry) throws(IndexError) -> Value {
@@ -83,18 +136,18 @@ extension Schema {
                     context: .init(field: entry.name))
             }
             for value in entry.values {
-                prepared.values.append((ordinal, try PreparedDocument.convert(value, for: fields[ordinal])))
+                prepared.append(ordinal, try PreparedDocument.convert(value, for: fields[ordinal]))
             }
         }
-        prepared.values.sortByField()
+        prepared.sortByField()
         return prepared
     }
 }
 
-extension Array where Element == (field: Int, value: PreparedDocument.Value) {
+extension Array where Element == (field: Int, value: PreparedDocument.Item) {
     /// Groups values by field while keeping each field's input order (insertion sort: documents have few fields
     /// and usually arrive in schema order already).
-    mutating func sortByField() {
+    fileprivate mutating func sortByField() {
         guard count > 1 else { return }
         for i in 1..<count where self[i - 1].field > self[i].field {
             var j = i

@@ -88,7 +88,7 @@ extension IndexLimits {
     package func check(_ document: PreparedDocument, schema: Schema) throws(IndexError) {
         var stored = 0
         var storedCount = 0
-        for v in document.values {
+        for v in document.items {
             // Each property read in place: a copy of the field entry would retain its strings per value.
             if case .bytes(let term) = v.value, term.count > termBytes, schema.fields[v.field].indexed,
                 schema.fields[v.field].type == .string
@@ -110,7 +110,7 @@ extension IndexLimits {
     /// The stored field holding most of `document`'s stored bytes, for the error that names it.
     private func largestStoredField(_ document: PreparedDocument, schema: Schema) -> String? {
         var bytes = [Int](repeating: 0, count: schema.fields.count)
-        for v in document.values where schema.fields[v.field].stored {
+        for v in document.items where schema.fields[v.field].stored {
             bytes[v.field] += StoredValueCoding.encodedSize(v.value, type: schema.fields[v.field].type)
         }
         return bytes.indices.max { bytes[$0] < bytes[$1] }.map { schema.fields[$0].name }

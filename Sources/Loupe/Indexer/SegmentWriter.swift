@@ -79,16 +79,20 @@ package struct SegmentWriter {
     /// - Precondition: `!isFull`, and the document passed `IndexLimits.check`.
     package mutating func add(_ document: PreparedDocument) {
         precondition(!isFull, "a full segment is flushed before the next document")
-        let values = document.values
+        let items = document.items
         let doc = maxDoc
         for f in indexes.indices { indexes[f]?.norms.append(0) }
-        var i = 0
-        while i < values.count {
-            let field = values[i].field
-            var end = i
-            while end < values.count && values[end].field == field { end += 1 }
-            if let slot = slots[field] { index(values[i..<end], field: field, slot: slot, doc: doc) }
-            i = end
+        unsafe document.bytes.withUnsafeBufferPointer { bytes in
+            var i = 0
+            while i < items.count {
+                let field = items[i].field
+                var end = i
+                while end < items.count && items[end].field == field { end += 1 }
+                if let slot = slots[field] {
+                    unsafe index(items[i..<end], bytes: bytes, field: field, slot: slot, doc: doc)
+                }
+                i = end
+            }
         }
         store.add(document, schema: schema)
         fast.add(document, doc: doc)
@@ -99,7 +103,8 @@ package struct SegmentWriter {
     /// duration (no copy, no allocation), so the per-token updates touch a uniquely owned local instead of a
     /// nested array element.
     private mutating func index(
-        _ values: ArraySlice<(field: Int, value: PreparedDocument.Value)>, field: Int, slot: Int, doc: UInt32
+        _ values: ArraySlice<(field: Int, value: PreparedDocument.Item)>, bytes: UnsafeBufferPointer<UInt8>,
+        field: Int, slot: Int, doc: UInt32
     ) {
         guard var target = indexes[slot].take() else { return }
         var tokens: UInt32 = 0
@@ -109,13 +114,12 @@ package struct SegmentWriter {
             defer { analyzers[field] = session }
             var start = 0
             for v in values {
-                guard case .bytes(let text) = v.value else { continue }
+                guard case .bytes(let range) = v.value else { continue }
                 // Through a buffer pointer: `Array.span` needs macOS 26 / iOS 26 (see Package.swift).
-                let summary = unsafe text.withUnsafeBufferPointer { buffer in
-                    unsafe session.analyze(buffer.span, startPosition: start) { term, position in
-                        unsafe term.withUnsafeBufferPointer {
-                            unsafe Self.record($0, in: &target, arena: arena, doc: doc, position: UInt32(position))
-                        }
+                let text = unsafe UnsafeBufferPointer(rebasing: bytes[range])
+                let summary = unsafe session.analyze(text.span, startPosition: start) { term, position in
+                    unsafe term.withUnsafeBufferPointer {
+                        unsafe Self.record($0, in: &target, arena: arena, doc: doc, position: UInt32(position))
                     }
                 }
                 tokens += UInt32(summary.tokenCount)
@@ -124,10 +128,10 @@ package struct SegmentWriter {
         } else {
             for (ordinal, v) in values.enumerated() {
                 switch v.value {
-                case .bytes(let bytes):
-                    unsafe bytes.withUnsafeBufferPointer {
-                        unsafe Self.record($0, in: &target, arena: arena, doc: doc, position: UInt32(ordinal))
-                    }
+                case .bytes(let range):
+                    unsafe Self.record(
+                        UnsafeBufferPointer(rebasing: bytes[range]), in: &target, arena: arena, doc: doc,
+                        position: UInt32(ordinal))
                 case .mapped(let mapped):
                     unsafe withUnsafeBytes(of: mapped.bigEndian) {
                         unsafe Self.record(

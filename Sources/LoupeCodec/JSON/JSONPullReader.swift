@@ -103,11 +103,6 @@ package struct JSONPullReader {
         try reader.scanString()
     }
 
-    /// Reads a string (``peekKind()`` said `.string`) into its own array of unescaped bytes.
-    package mutating func readStringBytes() throws(JSONError) -> [UInt8] {
-        try reader.parseString()
-    }
-
     /// Reads a number (``peekKind()`` said `.number`).
     package mutating func readNumber() throws(JSONError) -> JSONNumber {
         try reader.parseNumber()

@@ -59,11 +59,11 @@ import Testing
             verifyChecksum: true)
         for (i, d) in docs.enumerated() {
             let stored = try storeReader.document(DocID(i), schema: Self.schema)
-            #expect(stored.map { $0.field } == d.values.map { $0.field }, "seed \(seed) doc \(i)")
-            #expect(stored.map { $0.value } == d.values.map { $0.value }, "seed \(seed) doc \(i)")
+            #expect(stored.map { $0.field } == d.standaloneValues().map { $0.field }, "seed \(seed) doc \(i)")
+            #expect(stored.map { $0.value } == d.standaloneValues().map { $0.value }, "seed \(seed) doc \(i)")
             for field in 1...5 {
                 let column = try #require(fastReader.column(field))
-                let expected = d.values.filter { $0.field == field }.map { v -> UInt64 in
+                let expected = d.standaloneValues().filter { $0.field == field }.map { v -> UInt64 in
                     guard case .mapped(let m) = v.value else { return 0 }
                     return m
                 }

@@ -30,7 +30,7 @@ import Testing
     /// A document's encoded stored values, as the writer lays them out.
     static func encoded(_ document: PreparedDocument, schema: Schema = schema) -> [UInt8] {
         var out = ByteWriter()
-        let stored = document.values.filter { schema.fields[$0.field].stored }
+        let stored = document.standaloneValues().filter { schema.fields[$0.field].stored }
         out.writeVInt(UInt64(stored.count))
         for v in stored {
             out.writeVInt(UInt64(v.field))

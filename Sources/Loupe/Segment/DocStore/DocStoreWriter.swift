@@ -32,11 +32,15 @@ package struct DocStoreWriter {
     /// Stores the stored-flagged values of the next document (document ids are consecutive from 0).
     package mutating func add(_ document: PreparedDocument, schema: Schema) {
         var count = 0
-        for v in document.values where schema.fields[v.field].stored { count += 1 }
+        for v in document.items where schema.fields[v.field].stored { count += 1 }
         data.writeVInt(UInt64(count))
-        for v in document.values where schema.fields[v.field].stored {
+        for v in document.items where schema.fields[v.field].stored {
             data.writeVInt(UInt64(v.field))
-            StoredValueCoding.write(v.value, type: schema.fields[v.field].type, into: &data)
+            switch v.value {
+            case .bytes(let range): data.writeLengthPrefixed(document.bytes[range])
+            case .mapped(let value):
+                StoredValueCoding.write(.mapped(value), type: schema.fields[v.field].type, into: &data)
+            }
         }
         ends.append(UInt32(data.count))
         docCount += 1

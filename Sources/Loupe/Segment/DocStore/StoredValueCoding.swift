@@ -28,6 +28,14 @@ package enum StoredValueCoding {
         }
     }
 
+    /// The bytes `write` takes for a value of a prepared document.
+    package static func encodedSize(_ item: PreparedDocument.Item, type: FieldType) -> Int {
+        switch item {
+        case .bytes(let range): vintSize(UInt64(range.count)) + range.count
+        case .mapped(let v): encodedSize(PreparedDocument.Value.mapped(v), type: type)
+        }
+    }
+
     /// The bytes of `v` as a VInt: one per 7 bits, at least one.
     package static func vintSize(_ v: UInt64) -> Int { max(1, (64 - v.leadingZeroBitCount + 6) / 7) }
 
