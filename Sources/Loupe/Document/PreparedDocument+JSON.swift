@@ -2,8 +2,8 @@ import LoupeCodec
 
 extension Schema {
     /// Parses one JSON object (one JSONL line) into a prepared document as it reads it: no `JSONValue` tree, no
-    /// `String`, no array per key; each text or string value is copied once, into its own bytes. `null` values
-    /// and empty arrays count as absent.
+    /// `String`, no array per key; each text or string value is copied once, into the document's byte array.
+    /// `null` values and empty arrays count as absent.
     ///
     /// A line that is not valid JSON is reported as such even where a field before the damage is wrong, as when
     /// the whole line was parsed first: on any error the line is parsed again by `JSONParser`, whose error, when
