@@ -7,16 +7,8 @@ import Testing
 /// whole line into a `JSONValue` tree first and converts the tree: the same documents, and the same errors (code,
 /// message, field and byte offset) on random lines, well-formed and damaged.
 @Suite struct PreparedJSONTests {
-    static let schema = try! SchemaBuilder()
-        .addStringField("id", stored: true)
-        .addTextField("title", stored: true)
-        .addStringField("tags", stored: true)
-        .addU64Field("year", stored: true, fast: true)
-        .addF64Field("rating", stored: true, fast: true)
-        .addBoolField("seen", stored: true)
-        .addDateField("released", stored: true, fast: true)
-        .addI64Field("delta", stored: true)
-        .build(defaultFields: ["title"], idField: "id")
+    /// Every field type, one field each: the schema of `DocumentTests`.
+    static let schema = DocumentTests.schema
 
     @Test(arguments: 0..<8 as Range<UInt64>)
     func randomLinesConvertAsTheTreeFirstReferenceDoes(seed: UInt64) throws {
