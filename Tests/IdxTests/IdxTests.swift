@@ -21,6 +21,7 @@ import Testing
           optimize    Merge every segment into one and drop deleted documents.
           gc          Remove the files of the index folder that no commit references.
           check       Verify every file's checksum and the index's invariants; list every problem.
+          recover     Restore the previous commit when meta.json (the commit point) is damaged or lost.
           inspect     Show per segment and per field: terms and bytes of postings, positions, norms, fast columns.
           quickstart  Build an index of the bundled movie corpus and run example queries.
 

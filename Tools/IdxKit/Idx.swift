@@ -15,7 +15,8 @@ package enum Idx {
         [
             CreateCommand.self, IndexCommand.self, SearchCommand.self, SuggestCommand.self, BrowseCommand.self,
             FacetsCommand.self, AggregateCommand.self, StatsCommand.self, DeleteCommand.self, OptimizeCommand.self,
-            GarbageCollectCommand.self, CheckCommand.self, InspectCommand.self, QuickstartCommand.self,
+            GarbageCollectCommand.self, CheckCommand.self, RecoverCommand.self, InspectCommand.self,
+            QuickstartCommand.self,
         ]
     }
 

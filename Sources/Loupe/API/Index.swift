@@ -73,6 +73,31 @@ public final class Index: Sendable {
         try self.init(path: url.path, schema: schema, reloadPolicy: reloadPolicy, verifyChecksums: verifyChecksums)
     }
 
+    /// Makes the commit before the last one the index's latest again: the way back when opening fails with
+    /// `.corruption` naming meta.json (the commit point is damaged or lost). Every commit keeps the one before it,
+    /// with its segment files, for this. The documents and deletes of the last commit are lost; the damaged
+    /// meta.json is kept beside the index as meta.damaged.json. Run it with no writer open.
+    ///
+    /// ```swift
+    /// do {
+    ///     index = try Index(path: path)
+    /// } catch let error where error.code == .corruption && error.context.file?.hasSuffix("meta.json") == true {
+    ///     try Index.restorePreviousCommit(path: path)
+    ///     index = try Index(path: path)
+    /// }
+    /// ```
+    /// - Throws: `IndexError` `.writerLocked` while a writer is open, `.notFound` when there is no previous commit,
+    ///   `.corruption` when it or one of its segment files is damaged too (nothing is changed then), `.io`.
+    public static func restorePreviousCommit(path: String) throws(IndexError) {
+        let directory: MmapDirectory
+        do {
+            directory = try MmapDirectory(path: path, create: false)
+        } catch {
+            throw IndexError(storage: error)
+        }
+        _ = try restorePreviousCommit(in: directory)
+    }
+
     /// A new index that lives in memory only. With `reloadPolicy: .onCommit`, each commit of its writer is
     /// searchable as soon as `commit()` returns.
     /// - Throws: `IndexError` `.invalidArgument` when `schema` is not valid (see `SchemaBuilder.build()`).
@@ -99,6 +124,13 @@ public final class Index: Sendable {
                     context: .init(file: directory.location))
             }
         } else {
+            guard !directory.exists(IndexMeta.previousFileName) else {
+                throw IndexError(
+                    .corruption,
+                    "the index at \(directory.location) has lost its meta.json (meta.previous.json is there); "
+                        + "restore the previous commit (Index.restorePreviousCommit(path:), idx recover)",
+                    context: .init(file: directory.location + "/" + IndexMeta.fileName))
+            }
             guard let schema else {
                 throw IndexError(
                     .notFound, "no index at \(directory.location) (meta.json is missing)",

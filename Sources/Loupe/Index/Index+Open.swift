@@ -2,16 +2,19 @@ import LoupeAnalysis
 
 /// Reading the commit point and opening searchers over it: what `Index.init` and `Index.reload()` run.
 extension Index {
-    /// The commit point in `directory`.
-    /// - Throws: `IndexError` `.notFound`/`.io` when meta.json cannot be read, `.corruption` when it does not decode.
-    package static func readMeta(_ directory: any Directory) throws(IndexError) -> IndexMeta {
+    /// The commit point in `directory`: the latest (`meta.json`), or the one before it.
+    /// - Throws: `IndexError` `.notFound`/`.io` when the file cannot be read, `.corruption` when it fails its
+    ///   checksum or does not decode.
+    package static func readMeta(
+        _ directory: any Directory, name: String = IndexMeta.fileName
+    ) throws(IndexError) -> IndexMeta {
         let file: FileSlice
         do {
-            file = try directory.open(IndexMeta.fileName)
+            file = try directory.open(name)
         } catch {
-            throw IndexError(storage: error, file: IndexMeta.fileName)
+            throw IndexError(storage: error, file: name)
         }
-        return unsafe try IndexMeta.decode(file.bytes, location: directory.location + "/" + IndexMeta.fileName)
+        return unsafe try IndexMeta.decode(file.bytes, name: name, location: directory.location + "/" + name)
     }
 
     /// A searcher over the segments `meta` lists: the readers of `open` where the same segment (and deletes

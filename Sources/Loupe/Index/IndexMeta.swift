@@ -2,8 +2,10 @@ import LoupeCodec
 
 /// The commit point: which segments make up the index, the schema, and the last opstamp.
 ///
-/// Stored as `meta.json`, replaced atomically (write temp, fsync, rename, fsync directory) at each commit.
-/// Segment files not listed here belong to no commit and are removed by the next writer.
+/// Stored as `meta.json`, replaced atomically (write temp, fsync, rename, fsync directory) at each commit, after the
+/// commit it replaces is copied to `meta.previous.json`. Both end with a CRC32 of the bytes before it (Docs/FORMAT.md
+/// §5), so damage to a commit point is an error, never a silently different index. Segment files listed by neither
+/// belong to no commit and are removed by the next writer.
 package struct IndexMeta: Sendable, Equatable {
     package struct SegmentMeta: Sendable, Equatable {
         package var id: SegmentID
@@ -28,7 +30,12 @@ package struct IndexMeta: Sendable, Equatable {
     }
 
     package static let fileName = "meta.json"
-    package static let formatName = "loupe/1"
+    /// The commit point before the last, whose segment files are kept so that it can be restored
+    /// (`Index.restorePreviousCommit(path:)`).
+    package static let previousFileName = "meta.previous.json"
+    package static let formatName = "loupe/2"
+    /// The format before commit points carried a checksum: read, never written.
+    package static let uncheckedFormatName = "loupe/1"
 
     package var schema: Schema
     package var segments: [SegmentMeta]
@@ -67,25 +74,84 @@ package struct IndexMeta: Sendable, Equatable {
         ])
         var out: [UInt8] = []
         JSONWriter.write(value, into: &out, pretty: true)
-        out.append(UInt8(ascii: "\n"))
+        // The object's closing "\n}" gives way to the checksum member, the last thing in the file.
+        out.removeLast(2)
+        let checksum = CRC32.checksum(out)
+        out += Self.checksumPrefix
+        for shift in stride(from: 28, through: 0, by: -4) {
+            out.append(Self.hexDigits[Int((checksum >> UInt32(shift)) & 0xF)])
+        }
+        out += Self.checksumSuffix
         return out
     }
 
-    package static func decode(_ bytes: UnsafeRawBufferPointer, location: String) throws(IndexError) -> IndexMeta {
-        func corrupt(_ why: String) -> IndexError {
-            IndexError(
-                .corruption, "\(fileName) \(why); restore it from a backup or reindex", context: .init(file: location))
+    /// What comes between the covered bytes and the checksum's eight hex digits, and after them.
+    private static let checksumPrefix = Array(",\n  \"checksum\": \"crc32:".utf8)
+    private static let checksumSuffix = Array("\"\n}\n".utf8)
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+    private static var checksumTailCount: Int { checksumPrefix.count + 8 + checksumSuffix.count }
+
+    /// The checksum a commit point ends with, and how many bytes before it the checksum covers; nil when the file
+    /// does not end the way `encode()` ends it.
+    private static func storedChecksum(_ bytes: UnsafeRawBufferPointer) -> (value: UInt32, covered: Int)? {
+        let covered = bytes.count - checksumTailCount
+        guard covered >= 0 else { return nil }
+        var at = covered
+        for byte in checksumPrefix {
+            guard unsafe bytes[at] == byte else { return nil }
+            at += 1
+        }
+        var value: UInt32 = 0
+        for _ in 0..<8 {
+            guard let digit = hexDigits.firstIndex(of: unsafe bytes[at]) else { return nil }
+            value = value << 4 | UInt32(digit)
+            at += 1
+        }
+        for byte in checksumSuffix {
+            guard unsafe bytes[at] == byte else { return nil }
+            at += 1
+        }
+        return (value, covered)
+    }
+
+    /// Reads a commit point, checking its checksum first.
+    /// - Parameters:
+    ///   - name: the file's name, for messages: `fileName` or `previousFileName`.
+    ///   - location: its path, for the error's context.
+    /// - Throws: `IndexError` `.corruption` (with what to do) when the checksum fails or is missing, or the JSON is
+    ///   not a commit point; `.incompatibleFormat` for another format.
+    package static func decode(
+        _ bytes: UnsafeRawBufferPointer, name: String = fileName, location: String
+    ) throws(IndexError) -> IndexMeta {
+        let remedy =
+            name == fileName
+            ? "restore the previous commit (Index.restorePreviousCommit(path:), idx recover), a backup, or reindex"
+            : "the latest commit (\(fileName)) does not need it; the next commit replaces it"
+        func corrupt(_ why: String, at offset: Int? = nil) -> IndexError {
+            IndexError(.corruption, "\(name) \(why); \(remedy)", context: .init(file: location, byteOffset: offset))
+        }
+        let checksum = unsafe storedChecksum(bytes)
+        if let checksum {
+            let actual = unsafe CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<checksum.covered]))
+            guard actual == checksum.value else {
+                throw corrupt(
+                    "fails its checksum (stored \(hex(checksum.value)), computed \(hex(actual))): it is damaged",
+                    at: checksum.covered)
+            }
         }
         let json: JSONValue
         do { json = unsafe try JSONParser.parse(bytes) } catch {
-            throw IndexError(
-                .corruption, "\(fileName) is not valid JSON (\(error.message)); restore it from a backup or reindex",
-                context: .init(file: location, byteOffset: error.offset))
+            throw corrupt("is not valid JSON (\(error.message))", at: error.offset)
         }
-        guard json["format"]?.stringValue == formatName else {
+        switch json["format"]?.stringValue {
+        case formatName?:
+            guard checksum != nil else { throw corrupt("does not end with its checksum: it is damaged") }
+        case uncheckedFormatName?:
+            break
+        default:
             throw IndexError(
                 .incompatibleFormat,
-                "\(fileName) is not a \(formatName) index; open it with the Loupe version that wrote it",
+                "\(name) is not a \(formatName) index; open it with the Loupe version that wrote it",
                 context: .init(file: location))
         }
         guard let schemaValue = json["schema"] else { throw corrupt("has no schema") }
@@ -107,5 +173,10 @@ package struct IndexMeta: Sendable, Equatable {
             segments.append(SegmentMeta(id: id, maxDoc: Int(maxDoc), deletes: deletes))
         }
         return IndexMeta(schema: schema, segments: segments, opstamp: opstamp)
+    }
+
+    private static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
     }
 }

@@ -8,18 +8,20 @@ extension SegmentUpdater {
         for name in unreferencedFiles() { try? index.directory.delete(name) }
     }
 
-    /// Segment files no commit references, no searcher of this index has open and no background merge or
-    /// indexing thread is writing: leftovers of a crash or a rollback, segments merged away or dropped because
-    /// every document was deleted, and deleted-documents files of older generations. Segments flushed since the
-    /// last commit are referenced.
+    /// Segment files neither the last commit nor the one before it references, no searcher of this index has
+    /// open and no background merge or indexing thread is writing: leftovers of a crash or a rollback, segments
+    /// merged away or dropped because every document was deleted two commits ago, and deleted-documents files of
+    /// older generations. Segments flushed since the last commit are referenced.
     func unreferencedFiles() -> [String] {
-        let live = Dictionary(
-            (committed.segments + pending).map { ($0.id, $0.deletes?.generation) }, uniquingKeysWith: { a, _ in a })
+        var live: [SegmentID: Set<UInt64?>] = [:]
+        for segment in committed.segments + pending + (previous?.segments ?? []) {
+            live[segment.id, default: []].insert(segment.deletes?.generation)
+        }
         let open = index.openSegments
         guard let names = try? index.directory.list() else { return [] }
         return names.filter { name in
             if let (id, generation) = DeletedDocsFormat.parse(name) {
-                return live[id] ?? nil != generation && !open.contains(id, generation: generation)
+                return live[id]?.contains(generation) != true && !open.contains(id, generation: generation)
             }
             let parts = name.split(separator: ".", maxSplits: 1)
             guard parts.count == 2, let id = SegmentID(String(parts[0])) else { return false }

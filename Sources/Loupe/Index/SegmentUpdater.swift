@@ -23,6 +23,9 @@ struct SegmentUpdater {
     let limits: IndexLimits
     /// The last commit point this updater wrote or read.
     private(set) var committed: IndexMeta
+    /// The commit point before it (`meta.previous.json`), whose files are kept so that it can be restored; nil
+    /// before the first commit, or when its copy cannot be read.
+    private(set) var previous: IndexMeta?
     /// What the updater merges after each commit.
     var mergePolicy: MergePolicy = .logarithmic
     /// Why the last merge that finished failed, nil once one succeeds (commits stand either way).
@@ -65,6 +68,7 @@ struct SegmentUpdater {
         self.memoryBudget = memoryBudget
         self.limits = limits
         committed = try Index.readMeta(index.directory)
+        previous = try? Index.readMeta(index.directory, name: IndexMeta.previousFileName)
         opstamp = committed.opstamp
         current = try SegmentWriter(schema: committed.schema, analyzers: index.analyzers, limits: limits)
         self.threads =
@@ -196,16 +200,21 @@ struct SegmentUpdater {
         return stamp
     }
 
-    /// Makes `next` the commit point: fsyncs the folder (so every file it names is durable), atomically replaces
-    /// meta.json, and fsyncs the folder again; then tells the index (`Index.didCommit`).
+    /// Makes `next` the commit point: fsyncs the folder (so every file it names is durable), copies the commit it
+    /// replaces to meta.previous.json and atomically replaces meta.json, and fsyncs the folder again; then tells
+    /// the index (`Index.didCommit`). A crash between the two writes leaves both files holding the old commit.
     mutating func publish(_ next: IndexMeta) throws(IndexError) {
+        var file = IndexMeta.previousFileName
         do {
             try index.directory.syncDirectory()
-            try index.directory.writeAtomically(IndexMeta.fileName, next.encode())
+            try index.directory.writeAtomically(file, committed.encode())
+            file = IndexMeta.fileName
+            try index.directory.writeAtomically(file, next.encode())
             try index.directory.syncDirectory()
         } catch {
-            throw IndexError(storage: error, file: IndexMeta.fileName)
+            throw IndexError(storage: error, file: file)
         }
+        previous = committed
         committed = next
         index.didCommit()
     }

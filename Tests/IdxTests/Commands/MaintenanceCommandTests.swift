@@ -64,6 +64,29 @@ import Testing
         #expect((summary["problems"] as? Int ?? 0) >= 1)
     }
 
+    @Test func checkNamesADamagedCommitPointAndRecoverRestoresThePreviousCommit() throws {
+        // Commits of 2, 2 and 1 documents: the previous commit holds 4.
+        let folder = try Fixtures.indexedFolder(extraArguments: ["--commit-every", "2"])
+        let index = folder.subpath("index")
+        let meta = index + "/meta.json"
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: meta)))
+        bytes[bytes.count / 3] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: meta))
+
+        let check = IdxRun(["check", index])
+        #expect(check.code == .failure)
+        #expect(check.err.contains("meta.json fails its checksum") && check.err.contains("idx recover"), "\(check.err)")
+        let recovered = IdxRun(["recover", index])
+        #expect(recovered.code == .success, "\(recovered.err)")
+        #expect(recovered.out == "restored the previous commit: 2 segments, 4 documents\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: index + "/meta.damaged.json")) == Data(bytes))
+        #expect(IdxRun(["check", index]).out == "ok: 2 segments, 4 documents checked\n")
+
+        let again = IdxRun(["recover", index, "--json"])
+        #expect(again.code == .success, "recovering twice restores the same commit: \(again.err)")
+        #expect(try again.json()["documents"] as? Int == 4)
+    }
+
     @Test func inspectShowsFieldsPerSegment() throws {
         let folder = try Fixtures.indexedFolder(extraArguments: ["--commit-every", "2"])
         let index = folder.subpath("index")

@@ -111,12 +111,14 @@ import Testing
         let delFiles = {
             try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".del") }
         }
-        let remaining = try delFiles()
-        try #require(remaining.count == 1, "the older generation went at the commit that replaced it")
+        // Generation 6 (the last commit's) and 5 (the previous commit's, kept so that it can be restored) remain.
+        let remaining = try delFiles().sorted()
+        try #require(remaining.count == 2, "the oldest generation went at the commit that replaced it: \(remaining)")
+        #expect(remaining.allSatisfy { $0.hasSuffix(".5.del") || $0.hasSuffix(".6.del") })
         try index.reload()
         #expect(index.documentCount == 2)
 
-        let path = folder.path + "/" + remaining[0]
+        let path = folder.path + "/" + remaining.first { $0.hasSuffix(".6.del") }!
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         bytes[8] ^= 0xFF
         try Data(bytes).write(to: URL(fileURLWithPath: path))

@@ -130,3 +130,39 @@ struct DeleteCommand: Command {
         }
     }
 }
+
+/// `idx recover DIR`: makes the previous commit the latest, for an index whose meta.json is damaged or lost.
+struct RecoverCommand: Command {
+    static let spec = CommandSpec(
+        name: "recover",
+        abstract: "Restore the previous commit when meta.json (the commit point) is damaged or lost.",
+        arguments: [("DIR", "The index folder.")],
+        options: [OptionSpec(name: "json", valueName: nil, help: "Print one JSON object: the restored commit.")],
+        discussion: """
+            Every commit keeps the one before it (meta.previous.json and its segment files). This checks that commit
+            and every byte of its segments, keeps the damaged meta.json as meta.damaged.json, and makes the previous
+            commit the latest. What the last commit added or deleted is lost. No writer may be open.
+            """)
+
+    let directory: String
+    let json: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        directory = arguments.positionals[0]
+        json = arguments.flag("json")
+    }
+
+    func run(_ console: Console) throws(CommandFailure) {
+        try engine(Index.restorePreviousCommit(path: directory))
+        let stats = try openIndex(directory).stats()
+        if json {
+            console.out.line(
+                JSONText.object([
+                    ("segments", String(stats.segmentCount)), ("documents", String(stats.documentCount)),
+                ]))
+            return
+        }
+        let segments = "\(stats.segmentCount) segment\(stats.segmentCount == 1 ? "" : "s")"
+        console.out.line("restored the previous commit: \(segments), \(stats.documentCount) documents")
+    }
+}
