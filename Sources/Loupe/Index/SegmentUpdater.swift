@@ -62,6 +62,13 @@ struct SegmentUpdater {
         do {
             lock = try index.directory.lockWriter()
         } catch {
+            if case .system(let failure) = error, failure.isWriteRefused {
+                throw IndexError(
+                    .io,
+                    "the index at \(index.directory.location) is read-only (\(failure)): it opens for searching only; "
+                        + "a writer needs a folder it can write to",
+                    context: .init(file: failure.path))
+            }
             throw IndexError(storage: error)
         }
         self.index = index

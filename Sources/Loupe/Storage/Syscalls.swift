@@ -32,6 +32,10 @@ package struct SystemCallError: Error, Sendable, CustomStringConvertible {
     package var description: String {
         unsafe "\(call)(\(path)) failed: \(String(cString: strerror(errno))) (errno \(errno))"
     }
+
+    /// Whether the call failed because the file or its file system may not be written (read-only volume,
+    /// permissions, a sandbox).
+    package var isWriteRefused: Bool { [EROFS, EACCES, EPERM].contains(errno) }
 }
 
 /// Thin, typed wrappers over POSIX file calls.
