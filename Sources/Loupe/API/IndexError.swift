@@ -42,7 +42,7 @@ public struct IndexError: Error, Sendable, CustomStringConvertible {
     /// One of the engine's limits, named by an error of code `.limitExceeded` (values in Docs/FORMAT.md, "Limits").
     public struct Limit: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: String, Sendable {
-            case documentsPerIndex, termBytes, fieldsPerSchema, storedDocumentBytes
+            case documentsPerIndex, termBytes, fieldsPerSchema, storedDocumentBytes, queryClauses, queryExpansions
         }
 
         private let kind: Kind
@@ -56,6 +56,11 @@ public struct IndexError: Error, Sendable, CustomStringConvertible {
         public static let fieldsPerSchema = Limit(.fieldsPerSchema)
         /// Bytes of a document's stored values, as the document store encodes them.
         public static let storedDocumentBytes = Limit(.storedDocumentBytes)
+        /// Leaf clauses and phrase terms in one query.
+        public static let queryClauses = Limit(.queryClauses)
+        /// Clauses of one query that expand over the term dictionary (prefix, wildcard, regex, fuzzy, phrase prefix,
+        /// autocomplete).
+        public static let queryExpansions = Limit(.queryExpansions)
 
         public var description: String { kind.rawValue }
     }

@@ -8,6 +8,8 @@ package struct WeightBuilder {
     let searcher: Searcher
     let totalDocs: UInt64
     private let fieldBoosts: [Int: Float]
+    /// What the query built so far has used of the per-query limits.
+    private let budget = QueryBudget()
 
     package init(searcher: Searcher, boosts: [String: Float] = [:]) throws(IndexError) {
         self.searcher = searcher
@@ -28,6 +30,7 @@ package struct WeightBuilder {
     }
 
     package func build(_ query: Query) throws(IndexError) -> Weight {
+        try budget.charge(query)
         switch query {
         case .matchAll:
             return .all(score: 1)
@@ -86,6 +89,7 @@ package struct WeightBuilder {
                     case .fuzzy(_, let value, let distance, let transpositions, let prefix, let maxExpansions) =
                         clauses[group[0]].query
                 else { continue }
+                for i in group { try budget.charge(clauses[i].query) }
                 let fields = group.compactMap { i -> String? in
                     if case .fuzzy(let field, _, _, _, _, _) = clauses[i].query { return field }
                     return nil
