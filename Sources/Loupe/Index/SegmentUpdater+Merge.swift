@@ -104,7 +104,8 @@ extension SegmentUpdater {
             if i == first { return merged }
             return positions.contains(i) ? nil : segment
         }
-        try publish(next)
+        let unsynced = try publish(next)
         removeUnreferencedFiles()
+        if let unsynced { throw unsynced }
     }
 }

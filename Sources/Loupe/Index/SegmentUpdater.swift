@@ -183,11 +183,12 @@ struct SegmentUpdater {
         next.segments += pending
         next.opstamp = opstamp
         if !deletes.isEmpty { next.segments = try applyDeletes(to: next.segments, generation: opstamp) }
-        try publish(next)
+        let unsynced = try publish(next)
         pending = []
         deletes = []
         flushedOpstamps = [:]
         uncommittedDocuments = 0
+        if let unsynced { throw unsynced }
         // The commit stands whatever happens to the merges: finished ones are published now, new ones start in the
         // background. A merge that failed leaves the segments as they were and is tried again later.
         publishFinishedMerges()
@@ -210,20 +211,36 @@ struct SegmentUpdater {
     /// Makes `next` the commit point: fsyncs the folder (so every file it names is durable), copies the commit it
     /// replaces to meta.previous.json and atomically replaces meta.json, and fsyncs the folder again; then tells
     /// the index (`Index.didCommit`). A crash between the two writes leaves both files holding the old commit.
-    mutating func publish(_ next: IndexMeta) throws(IndexError) {
+    ///
+    /// Once meta.json is renamed into place the commit is in effect, so `committed` follows it even when the last
+    /// fsync fails: that failure is returned, not thrown, for the caller to throw once its own bookkeeping matches
+    /// the commit (a retried commit must not list its segments twice, nor a clean-up remove the files it names).
+    /// - Returns: nil, or the error of the last fsync: the commit is published but may not survive a power loss.
+    /// - Throws: `IndexError` `.io` when the commit could not be published; the previous one then stands.
+    mutating func publish(_ next: IndexMeta) throws(IndexError) -> IndexError? {
         var file = IndexMeta.previousFileName
         do {
             try index.directory.syncDirectory()
             try index.directory.writeAtomically(file, committed.encode())
             file = IndexMeta.fileName
             try index.directory.writeAtomically(file, next.encode())
-            try index.directory.syncDirectory()
         } catch {
             throw IndexError(storage: error, file: file)
         }
         previous = committed
         committed = next
         index.didCommit()
+        do {
+            try index.directory.syncDirectory()
+            return nil
+        } catch {
+            let cause = IndexError(storage: error, file: IndexMeta.fileName)
+            return IndexError(
+                cause.code,
+                "\(cause.message); the commit is published, but the folder could not be synced, so it may not survive "
+                    + "a power loss",
+                context: cause.context)
+        }
     }
 
     /// Drops every document and deletion since the last commit, and the segment files flushed for them.

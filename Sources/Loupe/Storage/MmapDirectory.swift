@@ -13,11 +13,13 @@ package final class MappedFile: FileOwner, @unchecked Sendable {
     private let base: UnsafeRawPointer?
     private let length: Int
 
-    package init(path: String) throws(SystemCallError) {
+    package init(path: String, faults: SystemCallFaults? = nil) throws(SystemCallError) {
+        try faults.check(.open, path)
         let fd = try Syscalls.open(path, flags: O_RDONLY)
         defer { Syscalls.close(fd) }
         length = try Syscalls.fileSize(fd, path: path)
         // mmap refuses zero-length mappings; an empty file is an empty view.
+        if length > 0 { try faults.check(.mmap, path) }
         unsafe base = unsafe length == 0 ? nil : try Syscalls.mmapReadOnly(fd, length: length, path: path)
     }
 
@@ -46,24 +48,33 @@ private final class MmapFileSink: FileSink {
     private var fd: Int32?
     private let temp: String
     private let target: String
+    private let faults: SystemCallFaults?
 
-    init(fd: Int32, temp: String, target: String) {
+    init(fd: Int32, temp: String, target: String, faults: SystemCallFaults?) {
         self.fd = fd
         self.temp = temp
         self.target = target
+        self.faults = faults
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(StorageError) {
         guard let fd else { throw .system(SystemCallError(call: "write", path: temp, errno: EBADF)) }
-        do { try unsafe Syscalls.writeAll(fd, bytes, path: temp) } catch { throw .system(error) }
+        do {
+            try faults.check(.write, temp)
+            try unsafe Syscalls.writeAll(fd, bytes, path: temp)
+        } catch {
+            throw .system(error)
+        }
     }
 
     func commit() throws(StorageError) {
         guard let fd else { throw .system(SystemCallError(call: "fsync", path: temp, errno: EBADF)) }
         do {
+            try faults.check(.fsync, temp)
             try Syscalls.fsync(fd, path: temp)
             Syscalls.close(fd)
             self.fd = nil
+            try faults.check(.rename, temp)
             try Syscalls.rename(temp, target)
         } catch {
             throw .system(error)
@@ -73,6 +84,7 @@ private final class MmapFileSink: FileSink {
     func abort() {
         if let fd { Syscalls.close(fd) }
         fd = nil
+        try? faults.check(.unlink, temp)
         try? Syscalls.unlink(temp)
     }
 
@@ -85,9 +97,12 @@ private final class MmapFileSink: FileSink {
 package final class MmapDirectory: Directory, Sendable {
     package let path: String
     package static let writerLockName = ".loupe-writer.lock"
+    /// The failures a fault-injection test arms; nil otherwise.
+    private let faults: SystemCallFaults?
 
-    package init(path: String, create: Bool) throws(StorageError) {
+    package init(path: String, create: Bool, faults: SystemCallFaults? = nil) throws(StorageError) {
         self.path = path
+        self.faults = faults
         if create {
             do { try Syscalls.mkdirs(path) } catch { throw .system(error) }
         } else if !Syscalls.exists(path) {
@@ -102,7 +117,7 @@ package final class MmapDirectory: Directory, Sendable {
     package func open(_ name: String) throws(StorageError) -> FileSlice {
         let p = full(name)
         do {
-            return try MappedFile(path: p).slice
+            return try MappedFile(path: p, faults: faults).slice
         } catch {
             if error.errno == ENOENT { throw .notFound(p) }
             throw .system(error)
@@ -113,21 +128,33 @@ package final class MmapDirectory: Directory, Sendable {
         let target = full(name)
         let temp = target + ".tmp"
         do {
+            try faults.check(.open, temp)
             return MmapFileSink(
-                fd: try Syscalls.open(temp, flags: O_WRONLY | O_CREAT | O_TRUNC), temp: temp, target: target)
+                fd: try Syscalls.open(temp, flags: O_WRONLY | O_CREAT | O_TRUNC), temp: temp, target: target,
+                faults: faults)
         } catch {
             throw .system(error)
         }
     }
 
     package func syncDirectory() throws(StorageError) {
-        do { try Syscalls.fsyncDirectory(path) } catch { throw .system(error) }
+        do {
+            try faults.check(.fsync, path)
+            try Syscalls.fsyncDirectory(path)
+        } catch {
+            throw .system(error)
+        }
     }
 
     package func exists(_ name: String) -> Bool { Syscalls.exists(full(name)) }
 
     package func delete(_ name: String) throws(StorageError) {
-        do { try Syscalls.unlink(full(name)) } catch { throw .system(error) }
+        do {
+            try faults.check(.unlink, full(name))
+            try Syscalls.unlink(full(name))
+        } catch {
+            throw .system(error)
+        }
     }
 
     package func list() throws(StorageError) -> [String] {
@@ -137,6 +164,7 @@ package final class MmapDirectory: Directory, Sendable {
     package func lockWriter() throws(StorageError) -> any DirectoryLock {
         let p = full(Self.writerLockName)
         do {
+            try faults.check(.open, p)
             let fd = try Syscalls.open(p, flags: O_RDWR | O_CREAT)
             if try Syscalls.tryLockExclusive(fd, path: p) { return FileLock(fd: fd) }
             Syscalls.close(fd)
