@@ -82,31 +82,31 @@ import Testing
         writer?.mergePolicy = .never
         let start = Dictionary(uniqueKeysWithValues: SystemCallFaults.Call.allCases.map { ($0, faults.count($0)) })
         if let call { faults.fail(call, at: n, errno: errno) }
-        let where_ = "\(operation) with \(call.map { "\($0) #\(n)" } ?? "no failure")"
+        let trialName = "\(operation) with \(call.map { "\($0) #\(n)" } ?? "no failure")"
         var failed = false
         do throws(IndexError) {
             try operation.run(index, writer, in: folder.path)
         } catch {
             failed = true
-            #expect(error.code == .io, "\(where_): \(error)")
+            #expect(error.code == .io, "\(trialName): \(error)")
         }
         let counts = Dictionary(
             uniqueKeysWithValues: SystemCallFaults.Call.allCases.map { ($0, faults.count($0) - start[$0]!) })
         let happened = faults.disarm()
-        if call == nil { #expect(!failed, "\(where_) failed") }
+        if call == nil { #expect(!failed, "\(trialName) failed") }
 
         let reopened = try Index(path: folder.path, verifyChecksums: true)
-        #expect(reopened.verify { Issue.record("\(where_): \($0)") } == 0)
+        #expect(reopened.verify { Issue.record("\(trialName): \($0)") } == 0)
         let found = try ids(reopened)
-        #expect(found == before || found == operation.after(before), "\(where_): \(found.sorted())")
-        if !happened { #expect(found == operation.after(before), "\(where_): no failure, so the operation stands") }
+        #expect(found == before || found == operation.after(before), "\(trialName): \(found.sorted())")
+        if !happened { #expect(found == operation.after(before), "\(trialName): no failure, so the operation stands") }
 
         let next = try writer ?? index.writer()
         try next.rollback()
         try next.addDocument(document("z"))
         try next.commit()
         try next.close()
-        #expect(try ids(Index(path: folder.path, verifyChecksums: true)) == found.union(["z"]), "\(where_): writer")
+        #expect(try ids(Index(path: folder.path, verifyChecksums: true)) == found.union(["z"]), "\(trialName): writer")
         return counts
     }
 
