@@ -233,10 +233,20 @@ public final class Index: Sendable {
 
     /// Reads every byte of every segment of the current searcher and reports each problem found, rather than
     /// stopping at the first: checksums, term order, postings (documents increasing, below max_doc, as many as
-    /// the dictionary says), and that every stored document decompresses.
+    /// the dictionary says), and that every stored document decompresses. The copy of the previous commit point
+    /// (meta.previous.json, what `restorePreviousCommit(path:)` restores) is checked too, when there is one.
     /// - Returns: the number of problems (0 for a sound index).
     /// - Complexity: O(index size).
     public func verify(_ report: (IndexError) -> Void) -> Int {
-        searcher().segments.reduce(0) { $0 + $1.check(schema: schema, report) }
+        var problems = searcher().segments.reduce(0) { $0 + $1.check(schema: schema, report) }
+        if directory.exists(IndexMeta.previousFileName) {
+            do {
+                _ = try Self.readMeta(directory, name: IndexMeta.previousFileName)
+            } catch {
+                report(error)
+                problems += 1
+            }
+        }
+        return problems
     }
 }

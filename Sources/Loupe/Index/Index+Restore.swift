@@ -36,7 +36,8 @@ extension Index {
         do {
             if directory.exists(IndexMeta.fileName) {
                 let damaged = try directory.open(IndexMeta.fileName)
-                try directory.writeAtomically(damagedMetaFileName, unsafe Array(damaged.bytes))
+                let bytes = withExtendedLifetime(damaged) { unsafe Array(damaged.bytes) }
+                try directory.writeAtomically(damagedMetaFileName, bytes)
             }
             try directory.writeAtomically(IndexMeta.fileName, previous.encode())
             try directory.syncDirectory()
