@@ -58,6 +58,7 @@ import Testing
                 }
             }
         }
+        print("CommitPointTests: \(caught) of \(sound.count * 8) single-bit flips of meta.json caught")
         #expect(caught == sound.count * 8)
         try Self.replace(directory, IndexMeta.fileName, with: sound)
         #expect(try Self.ids(Index(directory: directory, schema: nil, verifyChecksums: false)) == ["d1", "d2", "late"])
