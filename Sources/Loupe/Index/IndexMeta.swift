@@ -77,11 +77,7 @@ package struct IndexMeta: Sendable, Equatable {
         // The object's closing "\n}" gives way to the checksum member, the last thing in the file.
         out.removeLast(2)
         let checksum = CRC32.checksum(out)
-        out += Self.checksumPrefix
-        for shift in stride(from: 28, through: 0, by: -4) {
-            out.append(Self.hexDigits[Int((checksum >> UInt32(shift)) & 0xF)])
-        }
-        out += Self.checksumSuffix
+        out += Self.checksumPrefix + Array(Self.hex(checksum).utf8) + Self.checksumSuffix
         return out
     }
 
@@ -175,6 +171,7 @@ package struct IndexMeta: Sendable, Equatable {
         return IndexMeta(schema: schema, segments: segments, opstamp: opstamp)
     }
 
+    /// Eight lowercase hex digits.
     private static func hex(_ value: UInt32) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 8 - digits.count) + digits
