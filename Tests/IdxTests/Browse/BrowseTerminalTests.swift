@@ -130,15 +130,7 @@ final class Tmux {
     }()
 
     /// The `idx` built with these tests: beside the test bundle, or in the package's `.build/debug`.
-    static let idx: String? = {
-        let bundles = Bundle.allBundles.map(\.bundleURL).filter { $0.pathExtension == "xctest" }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let candidates =
-            bundles.map { $0.deletingLastPathComponent().appendingPathComponent("idx").path }
-            + [Bundle.main.bundleURL.appendingPathComponent("idx").path, root.path + "/.build/debug/idx"]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }()
+    static let idx = IdxExecutable.path
 
     private let tmux: String
     private let socket = "loupe-test-\(UUID().uuidString)"
