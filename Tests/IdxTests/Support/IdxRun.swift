@@ -38,8 +38,9 @@ struct IdxRun {
 final class TemporaryFolder {
     let path: String
 
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("idx-tests-\(UUID().uuidString)").path
+    /// A folder in `parent`, the system's temporary folder by default.
+    init(in parent: URL = FileManager.default.temporaryDirectory) throws {
+        path = parent.appendingPathComponent("idx-tests-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
