@@ -18,7 +18,7 @@ import Darwin
 /// every stored field equal, byte for byte, to its input line's, and that a new `idx index` continues it.
 ///
 /// A few trials by default; `LOUPE_CRASH_TRIALS=1000` for more (`Tools/crash-harness.sh` runs both harnesses).
-/// The summary line (`CrashHarnessTests: …`) gives trials, kills per command and failures.
+/// The summary line (`CrashHarnessTests: …`) gives trials and kills landed per command, and failures.
 @Suite(.serialized) struct CrashHarnessTests {
     /// The commands of a trial, in order. The first import makes 6 commits, the delete takes 40% of its documents,
     /// `optimize` merges its 6 segments without them, and the second import's 8 commits start a background merge
@@ -257,30 +257,31 @@ import Darwin
 
         let count = ProcessInfo.processInfo.environment["LOUPE_CRASH_TRIALS"].flatMap { Int($0) } ?? 5
         var rng = SplitMix64(seed: 14)
-        var kills: [Step: Int] = [:]
-        var killedMidCommand = 0
+        // Per command: trials, and those whose kill landed before the command ended (the others check its result).
+        var kills: [Step: (trials: Int, killed: Int)] = [:]
         var failures = 0
         for trial in 0..<count {
             // Each command in turn, so that even the default few trials kill every one.
             let step = Step.allCases[trial % Step.allCases.count]
             let limit = durations[step, default: .zero] / .microseconds(1)
             let delay = Duration.microseconds(Int64.random(in: 0...Int64(max(limit, 1)), using: &rng))
-            kills[step, default: 0] += 1
+            kills[step, default: (0, 0)].trials += 1
             var (killed, problems) = (true, [String]())
             do {
                 (killed, problems) = try Self.trial(killing: step, after: delay, corpus: corpus, layout: layout)
             } catch {
                 problems = ["\(error)"]
             }
-            if killed { killedMidCommand += 1 }
+            if killed { kills[step, default: (0, 0)].killed += 1 }
             if !problems.isEmpty {
                 failures += 1
                 Issue.record("trial \(trial): killing \(step) after \(delay): \(problems.joined(separator: "; "))")
             }
         }
-        let perStep = Step.allCases.map { "\($0.rawValue) \(kills[$0, default: 0])" }.joined(separator: ", ")
-        print(
-            "CrashHarnessTests: \(count) trials (\(perStep); \(killedMidCommand) killed before the command ended), "
-                + "\(failures) failures")
+        let perStep = Step.allCases.map { step in
+            let (trials, killed) = kills[step, default: (0, 0)]
+            return "\(step.rawValue) \(trials), \(killed) killed mid-command"
+        }
+        print("CrashHarnessTests: \(count) trials (\(perStep.joined(separator: "; "))), \(failures) failures")
     }
 }
