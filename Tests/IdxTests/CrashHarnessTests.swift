@@ -207,10 +207,11 @@ import Darwin
         }
         let candidates = candidates(killing: step, corpus: corpus)
         if !candidates.contains(held) {
+            let complete = candidates.last ?? []
             problems.append(
                 "holds \(held.count) documents, expected one of \(candidates.map(\.count)) "
-                    + "(missing \(candidates.last!.subtracting(held).sorted().prefix(5)), "
-                    + "extra \(held.subtracting(candidates.last!).sorted().prefix(5)))")
+                    + "(missing lines \(complete.subtracting(held).sorted().prefix(5)), "
+                    + "extra \(held.subtracting(complete).sorted().prefix(5)))")
         }
         let continued = try idx([
             "index", layout.index, layout.continuation, "--schema", layout.schema, "--commit-every", "10",
@@ -219,7 +220,8 @@ import Darwin
         try check(layout, problems: &problems)
         let after = try lines(in: layout.index, corpus: corpus, problems: &problems)
         if after != held.union(continuationLines) {
-            problems.append("after the next idx index: \(after.count) documents, expected \(held.count + 40)")
+            problems.append(
+                "after the next idx index: \(after.count) documents, expected \(held.count + continuationLines.count)")
         }
         return problems
     }
