@@ -37,6 +37,12 @@ let package = Package(
         .executableTarget(name: "idx", dependencies: ["IdxKit"], path: "Tools/idx"),
         .executableTarget(name: "LoupeBench", dependencies: ["Loupe", "LoupeCodec"], path: "Benchmarks/LoupeBench"),
         .target(name: "TestSupport", dependencies: ["Loupe", "LoupeCodec"], path: "Tests/TestSupport"),
+        // The fuzz bodies (issue #14): `Tools/fuzz.sh` links them into a libFuzzer binary with the entry point in
+        // Tests/Fuzz/libFuzzer (outside every target, so that no build here needs libFuzzer's `main`), and
+        // LoupeTests replays the inputs committed under Fixtures/fuzz through them.
+        .target(
+            name: "LoupeFuzzing", dependencies: ["Loupe", "LoupeQueryGrammar"], path: "Tests/Fuzz/LoupeFuzzing",
+            swiftSettings: strict),
         .testTarget(name: "LoupeCodecTests", dependencies: ["LoupeCodec", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "LoupeAnalysisTests", dependencies: ["LoupeAnalysis", "TestSupport"],
@@ -45,7 +51,7 @@ let package = Package(
             name: "LoupeQueryGrammarTests", dependencies: ["LoupeQueryGrammar", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "LoupeAutomataTests", dependencies: ["LoupeAutomata", "TestSupport"]),
         .testTarget(
-            name: "LoupeTests", dependencies: ["Loupe", "LoupeCodec", "LoupeAnalysis", "TestSupport"],
+            name: "LoupeTests", dependencies: ["Loupe", "LoupeCodec", "LoupeAnalysis", "LoupeFuzzing", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "IdxTests", dependencies: ["IdxKit", "TestSupport"]),
         // Written against `import Loupe` alone, as our users' code is: the Tantivy-for-Swift bindings' README snippets.
