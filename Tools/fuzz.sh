@@ -54,7 +54,9 @@ if ((build)); then
     done
     swiftc -O -parse-as-library -sanitize=fuzzer,address -strict-memory-safety -warnings-as-errors \
         -I "$products/Modules" -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap \
-        Tests/Fuzz/libFuzzer/*.swift "${objects[@]}" -lz -o "$binary"
+        Tests/Fuzz/libFuzzer/*.swift "${objects[@]}" -lz -o "$binary.new"
+    # A rename, so that a run still going on keeps its binary.
+    mv "$binary.new" "$binary"
 fi
 
 # Swift's backtracer would hold each crash for seconds; libFuzzer and ASan print the stack themselves. Leak

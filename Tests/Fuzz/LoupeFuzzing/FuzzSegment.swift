@@ -45,13 +45,13 @@ final class FuzzSegment: Sendable {
 
     static let queries: [Query] = [
         .term("title", .text("alpha")), .phrase("body", ["alpha", "beta"]), .prefix("title", "ti"),
-        .parsed("alpha gamma"), .parsed("+alpha +beta -delta"), .range("year", 1995...2005),
-        .fuzzy("title", "alpah", distance: 1), .parsed("title:\"alpha be\"*"), .regex("notes", "be.*"),
-        .parsed("genre:beta OR tag:Red OR classic:true OR rating:[1 TO 3]"),
+        .fuzzy("title", "alpah", distance: 1), .regex("notes", "be.*"), .range("year", 1995...2005),
+        .parsed("+alpha -delta genre:beta OR tag:Red OR classic:true OR rating:[1 TO 3]"),
     ]
 
-    /// Opens the index with `file` replaced by `input`, then runs every query (fetching the stored fields of the
-    /// hits), term counts, a sort by a column, an existence count and an aggregation, each whatever the others did.
+    /// Opens the index with `file` replaced by `input`, then runs every query (counting every match and fetching the
+    /// stored fields of the hits), a count, term counts, sorts by columns, an existence count, a fetch by id and an
+    /// aggregation, each whatever the others did.
     func run(_ input: [UInt8], replacing file: File) -> FuzzOutcome {
         let directory = RAMDirectory()
         let replaced = name(file)
@@ -72,9 +72,9 @@ final class FuzzSegment: Sendable {
         for query in Self.queries {
             steps.run { () throws(IndexError) in
                 for hit in try index.search(query, limit: 20, counting: .exact).hits { _ = hit.document.entries }
-                _ = try index.count(query)
             }
         }
+        steps.run { () throws(IndexError) in _ = try index.count(.parsed("alpha gamma")) }
         steps.run { () throws(IndexError) in for field in ["genre", "tag", "year"] { _ = try index.termCounts(field) } }
         steps.run { () throws(IndexError) in _ = try index.search(.matchAll, limit: 5, orderBy: .ascending("tag")) }
         steps.run { () throws(IndexError) in
