@@ -77,8 +77,9 @@ package struct Column: Sendable {
         case .multi(let offsets):
             let d = Int(doc)
             guard d &+ 1 < offsets.count else { return 0..<0 }
-            let lo = Int(truncatingIfNeeded: offsets[d])
-            let hi = Int(truncatingIfNeeded: offsets[d &+ 1])
+            // Clamped, not truncated: a damaged offset of 2^63 or more must not become a negative index.
+            let lo = Int(clamping: offsets[d])
+            let hi = Int(clamping: offsets[d &+ 1])
             return lo..<Swift.max(lo, Swift.min(hi, values.count))
         }
     }
