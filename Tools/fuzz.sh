@@ -72,6 +72,9 @@ if [[ -n $merge ]]; then
     exit 0
 fi
 
+# A target that finds something stops (libFuzzer ends at the first crash); the others still run, and the script
+# then exits 1.
+found=()
 for target in "${chosen[@]}"; do
     mkdir -p "$scratch/corpus/$target" "$scratch/seeds/$target" "$scratch/crashes/$target"
     corpora=("$scratch/corpus/$target" "$scratch/seeds/$target")
@@ -89,5 +92,9 @@ for target in "${chosen[@]}"; do
     echo "== $target: up to $runs inputs or $time s"
     LOUPE_FUZZ_TARGET=$target LOUPE_FUZZ_SEEDS=$scratch/seeds/$target "$binary" -runs="$runs" \
         -max_total_time="$time" "${length[@]}" -timeout=10 -rss_limit_mb=4096 -detect_leaks=0 -print_final_stats=1 \
-        -artifact_prefix="$scratch/crashes/$target/" "${corpora[@]}"
+        -artifact_prefix="$scratch/crashes/$target/" "${corpora[@]}" || found+=("$target")
 done
+if ((${#found[@]})); then
+    echo "findings in ${found[*]}: see $scratch/crashes/" >&2
+    exit 1
+fi
