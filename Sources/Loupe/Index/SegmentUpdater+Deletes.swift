@@ -4,8 +4,9 @@
 extension SegmentUpdater {
     /// Runs the pending deletions over `segments` and writes a deleted-documents file (generation `generation`)
     /// for each segment that loses documents; returns the segments' new metas, without the segments left empty.
-    /// A segment flushed in this batch loses only documents older than the deletion; committed segments are
-    /// older than every pending deletion.
+    /// A segment flushed in this batch loses only documents older than the deletion (a segment the indexing threads
+    /// merged from several holds their documents in turn, so its opstamps do not increase throughout); committed
+    /// segments are older than every pending deletion.
     func applyDeletes(
         to segments: [IndexMeta.SegmentMeta], generation: UInt64
     ) throws(IndexError)
@@ -20,7 +21,7 @@ extension SegmentUpdater {
             for (i, reader) in readers.enumerated() {
                 let docStamps = flushedOpstamps[reader.id]
                 for doc in matches.documents[i] {
-                    if let docStamps, docStamps[Int(doc)] > stamp { break }
+                    if let docStamps, docStamps[Int(doc)] > stamp { continue }
                     deleted[i].insert(doc)
                 }
             }

@@ -26,8 +26,10 @@ struct SegmentUpdater {
     /// The commit point before it (`meta.previous.json`), whose files are kept so that it can be restored; nil
     /// before the first commit, or when its copy cannot be read.
     private(set) var previous: IndexMeta?
-    /// What the updater merges after each commit.
-    var mergePolicy: MergePolicy = .logarithmic
+    /// What the updater merges after each commit, and the indexing threads while they index.
+    var mergePolicy: MergePolicy = .logarithmic {
+        didSet { threads?.mergePolicy = mergePolicy }
+    }
     /// Why the last merge that finished failed, nil once one succeeds (commits stand either way).
     var lastMergeError: IndexError?
     /// The merges running in the background, and those waiting to be published.
@@ -82,7 +84,7 @@ struct SegmentUpdater {
             threads > 1
             ? IndexingThreads(
                 count: threads, memoryBudget: memoryBudget, schema: committed.schema, analyzers: index.analyzers,
-                limits: limits, directory: index.directory) : nil
+                limits: limits, directory: index.directory, mergePolicy: mergePolicy) : nil
         if removingOrphans { removeUnreferencedFiles() }
     }
 

@@ -6,17 +6,24 @@ import LoupeAnalysis
 /// The writer's thread hands documents over in batches, in opstamp order, to one queue that every indexing
 /// thread takes from; each thread indexes the batches it takes into a segment writer of its own, flushes it to a
 /// new segment when the writer passes its share of the memory budget, and starts another. A thread takes whole
-/// batches in queue order, so within each of its segments the documents' opstamps increase with their ids, as
-/// the deletes of a commit expect (`SegmentUpdater+Deletes.swift`).
+/// batches in queue order, so within each segment it flushes the documents' opstamps increase with their ids.
 ///
-/// `join()` (at commit) ends every thread's current segment and waits for all of them; `discard()` (at rollback)
-/// waits for them after they drop what they hold. The threads start again on the next batch.
+/// While they index, the segments they flush are merged in the background as the writer's merge policy picks them
+/// among the flushed segments (tantivy merges uncommitted segments the same way), so that merging overlaps indexing
+/// instead of following the commit. A merged segment holds its sources' documents one source after the other, each
+/// with its opstamp, so its opstamps need not increase: the deletes of a commit check each document's
+/// (`SegmentUpdater+Deletes.swift`).
+///
+/// `join()` (at commit) ends every thread's current segment and waits for all of them and for the merges running;
+/// `discard()` (at rollback) waits for them after they drop what they hold. The threads start again on the next
+/// batch.
 ///
 /// Invariants:
 /// - The queue is bounded (`queueCapacity` batches), so the writer's thread waits while the indexing threads
 ///   are behind, and buffered documents stay within the budget plus a few batches.
-/// - The files of a segment a thread has flushed are protected from clean-ups (`isOutput`) until `join()`
-///   hands the segment over.
+/// - The files of a segment a thread has flushed, or a merge is writing, are protected from clean-ups
+///   (`isOutput`) until `join()` hands the segment over, or a merge has replaced it.
+/// - No merge starts once `join()` has begun: a commit waits only for the merges already running.
 /// - After a flush fails, the threads index nothing more until `join()` reports the failure.
 /// - The threads hold only `Workers`, never this object, so when the writer goes away with documents
 ///   uncommitted, `deinit` stops them without a flush.
@@ -54,11 +61,11 @@ package final class IndexingThreads: Sendable {
     ///   - limits: the segment limit each thread's writer flushes at (documents are checked before they come).
     package init(
         count: Int, memoryBudget: Int, schema: Schema, analyzers: AnalyzerRegistry, limits: IndexLimits,
-        directory: any Directory
+        directory: any Directory, mergePolicy: MergePolicy
     ) {
         workers = Workers(
             count: count, budgetPerThread: memoryBudget / count, schema: schema, analyzers: analyzers, limits: limits,
-            directory: directory)
+            directory: directory, mergePolicy: mergePolicy)
     }
 
     deinit { workers.abandon() }
@@ -66,14 +73,21 @@ package final class IndexingThreads: Sendable {
     /// Queues `batch` for the threads, starting them if they are not running; waits while the queue is full.
     package func submit(_ batch: Batch) { workers.submit(batch) }
 
+    /// What picks the flushed segments to merge while the threads index: the writer's merge policy.
+    package var mergePolicy: MergePolicy {
+        get { workers.mergePolicy.withLock { $0 } }
+        set { workers.mergePolicy.withLock { $0 = newValue } }
+    }
+
     /// Why a flush failed since the last `join()`, if one did.
     package var failure: IndexError? { workers.state.withLock { $0.failure } }
 
     /// Whether `segment` is one a thread has flushed and `join()` has not handed over yet.
     package func isOutput(_ segment: SegmentID) -> Bool { workers.state.withLock { $0.outputs.contains(segment) } }
 
-    /// Ends every thread's segment, waits for the threads, and hands over the segments flushed since the last
-    /// join, in the order of their first documents; or the failure of a flush, whose documents are lost.
+    /// Ends every thread's segment, waits for the threads and the merges running, and hands over the segments
+    /// flushed (or merged from them) since the last join, in the order of their first documents; or the failure of
+    /// a flush, whose documents are lost.
     package func join() -> (flushed: [Flushed], failure: IndexError?) { workers.join(dropping: false) }
 
     /// Stops every thread without flushing what it holds, and waits for them; forgets the segments flushed since
@@ -87,14 +101,21 @@ private final class Workers: Sendable {
         var running = false
         /// Set by a rollback or when the writer went away: the threads drop what they hold.
         var dropping = false
+        /// Set by `join()`: the threads are stopping, and no merge starts.
+        var joining = false
         var flushed: [IndexingThreads.Flushed] = []
         var failure: IndexError?
-        /// Segments flushed and not yet handed over by `join()`.
+        /// Segments flushed or being merged, not yet handed over by `join()`.
         var outputs: Set<SegmentID> = []
+        /// The flushed segments a running merge reads.
+        var merging: Set<SegmentID> = []
+        /// Set when a merge failed: its sources stay as they are, and no other merge starts before `join()`.
+        var mergeFailed = false
     }
 
     let count: Int
     let state = Locked(State())
+    let mergePolicy: Locked<MergePolicy>
     private let budgetPerThread: Int
     private let schema: Schema
     private let analyzers: AnalyzerRegistry
@@ -103,11 +124,17 @@ private final class Workers: Sendable {
     private let queue: BatchQueue
     private let threads: [DispatchQueue]
     private let running = DispatchGroup()
+    /// Merges of flushed segments run here, one at a time.
+    private let merges = DispatchQueue(label: "loupe.indexing.merges")
+    private let merging = DispatchGroup()
+    /// What the merges' segment readers share: they copy compressed store blocks, so it stays nearly empty.
+    private let storeCache = DocStoreCache(budgetBytes: 1 << 20)
 
     init(
         count: Int, budgetPerThread: Int, schema: Schema, analyzers: AnalyzerRegistry, limits: IndexLimits,
-        directory: any Directory
+        directory: any Directory, mergePolicy: MergePolicy
     ) {
+        self.mergePolicy = Locked(mergePolicy)
         self.count = count
         self.budgetPerThread = budgetPerThread
         self.schema = schema
@@ -138,14 +165,17 @@ private final class Workers: Sendable {
     func join(dropping: Bool) -> (flushed: [IndexingThreads.Flushed], failure: IndexError?) {
         let started = state.withLock { state in
             if dropping { state.dropping = true }
+            state.joining = true
             return state.running
         }
         guard started else {
+            merging.wait()
             state.withLock { $0 = State() }
             return ([], nil)
         }
         for _ in 0..<count { queue.push(nil) }
         running.wait()
+        merging.wait()
         return state.withLock { state in
             defer { state = State() }
             let flushed = state.flushed.sorted { $0.opstamps[0] < $1.opstamps[0] }
@@ -204,10 +234,68 @@ private final class Workers: Sendable {
             try SegmentSerializer.write(full, as: meta.id, to: directory)
             let stamps = opstamps
             state.withLock { $0.flushed.append(IndexingThreads.Flushed(meta: meta, opstamps: stamps)) }
+            startMerges()
         } catch {
             fail(error)
         }
         opstamps = []
+    }
+
+    /// Starts the merges the policy picks among the flushed segments no merge reads, unless the threads are
+    /// stopping or a flush or merge has failed.
+    private func startMerges() {
+        let policy = mergePolicy.withLock { $0 }
+        let groups = state.withLock { state -> [(sources: [IndexingThreads.Flushed], output: SegmentID)] in
+            guard !state.joining, !state.dropping, !state.mergeFailed, state.failure == nil else { return [] }
+            let free = state.flushed.filter { !state.merging.contains($0.meta.id) }
+            return policy.merges(free.map(\.meta), documentsPerSegment: limits.documentsPerSegment).map { group in
+                let output = SegmentID()
+                state.merging.formUnion(group.map { free[$0].meta.id })
+                state.outputs.insert(output)
+                return (group.map { free[$0] }, output)
+            }
+        }
+        // Entered before this flush's thread, or the merge that called this, leaves its group: `join()` cannot
+        // pass its waits in between.
+        for (sources, output) in groups {
+            merging.enter()
+            merges.async { [self] in
+                merge(sources, into: output)
+                merging.leave()
+            }
+        }
+    }
+
+    /// Merges `sources` into a segment with id `output`, which replaces them among the flushed segments, its
+    /// documents' opstamps those of the sources in order. When the merge fails the sources stay.
+    private func merge(_ sources: [IndexingThreads.Flushed], into output: SegmentID) {
+        var merged: IndexMeta.SegmentMeta?
+        do throws(IndexError) {
+            let readers = try sources.map { (source) throws(IndexError) in
+                try SegmentReader(
+                    directory: directory, meta: source.meta, schema: schema, verifyChecksums: false,
+                    storeCache: storeCache)
+            }
+            merged = try SegmentMerger(schema: schema, segments: readers).write(as: output, to: directory)
+        } catch {
+            merged = nil
+        }
+        let ids = Set(sources.map(\.meta.id))
+        state.withLock { state in
+            state.merging.subtract(ids)
+            guard let merged else {
+                state.mergeFailed = true
+                state.outputs.remove(output)
+                return
+            }
+            let first = state.flushed.firstIndex { ids.contains($0.meta.id) } ?? state.flushed.count
+            state.flushed.removeAll { ids.contains($0.meta.id) }
+            state.flushed.insert(
+                IndexingThreads.Flushed(meta: merged, opstamps: sources.flatMap(\.opstamps)),
+                at: min(first, state.flushed.count))
+            state.outputs.subtract(ids)
+        }
+        startMerges()
     }
 
     private func fail(_ error: IndexError) {

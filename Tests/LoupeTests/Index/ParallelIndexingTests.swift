@@ -115,6 +115,63 @@ import Testing
         try parallel.checkIntegrity()
     }
 
+    /// The threads merge the segments they flush while they index, as the writer's merge policy picks them: with a
+    /// policy that merges every two segments of a level there are fewer segments at the commit than with `.never`,
+    /// and the same documents as one thread holds, though a merged segment's documents come from both threads and
+    /// deletes by id (of documents added again and again) and by word fall between its flushes.
+    @Test(.timeLimit(.minutes(10))) func theThreadsMergeTheirSegmentsWhileTheyIndexAndLoseNothing() throws {
+        var random = SplitMix64(seed: 13)
+        var operations: [Operation] = []
+        for n in 0..<8_000 {
+            // About 2 KB a body, so each thread's 1 MB fills every few hundred documents.
+            let body = (0..<60).map { _ in "t\(Int.random(in: 0..<3_000, using: &random))" }
+            operations.append(
+                .add(
+                    id: "d\(Int.random(in: 0..<6_000, using: &random))",
+                    body: (body + [Self.words[n % Self.words.count], "g\(n % 40)"]).joined(separator: " "),
+                    rank: Int64(n % 100)))
+            if n % 97 == 0 { operations.append(.deleteID("d\(Int.random(in: 0..<6_000, using: &random))")) }
+            if n % 150 == 0 { operations.append(.deleteWord("g\(n / 150 % 40)")) }
+            if n == 5_000 { operations.append(.commit) }
+        }
+        let one = try Self.build(operations, threads: 1)
+        var segments: [MergePolicy: Int] = [:]
+        for policy in [MergePolicy.never, MergePolicy(mergeFactor: 2, minimumSegmentSize: 1)] {
+            let index = try Index.inMemory(schema: try Self.schema())
+            let writer = try index.writer(memoryBudget: 2_000_000, threads: 2)
+            writer.mergePolicy = policy
+            for operation in operations {
+                switch operation {
+                case .add(let id, let body, let rank):
+                    try writer.addDocument([
+                        "id": DocumentValue(.text(id)), "body": DocumentValue(.text(body)),
+                        "rank": DocumentValue(.i64(rank)),
+                    ])
+                case .deleteID(let id): try writer.deleteDocuments(field: "id", equals: id)
+                case .deleteWord(let word): try writer.deleteDocuments(matching: .term("body", word))
+                case .commit:
+                    // No merge after the commit: only the threads' merges make the segment counts differ.
+                    writer.mergePolicy = .never
+                    try writer.commit()
+                    writer.mergePolicy = policy
+                }
+            }
+            writer.mergePolicy = .never
+            try writer.commit()
+            try index.reload()
+            segments[policy] = index.searcher().segmentCount
+            #expect(index.documentCount == one.documentCount, "\(policy)")
+            for query in Self.queries + [.term("body", "t7"), .term("id", "d42")] {
+                #expect(
+                    try Self.hits(index, query, scores: false) == Self.hits(one, query, scores: false),
+                    "\(policy), query \(query)")
+            }
+            try index.checkIntegrity()
+        }
+        let merged = try #require(segments[MergePolicy(mergeFactor: 2, minimumSegmentSize: 1)])
+        #expect(merged < segments[.never, default: 0], "merged while indexing: \(segments)")
+    }
+
     @Test(.timeLimit(.minutes(10))) func aDeleteRemovesOnlyTheDocumentsAddedBeforeItWhicheverThreadHasThem() throws {
         let index = try Index.inMemory(schema: try Self.schema())
         let writer = try index.writer(memoryBudget: 2_000_000, threads: 2)
