@@ -14,7 +14,10 @@ extension Index {
         } catch {
             throw IndexError(storage: error, file: name)
         }
-        return unsafe try IndexMeta.decode(file.bytes, name: name, location: directory.location + "/" + name)
+        // The slice keeps the file mapped: it must outlive the decode of its bytes.
+        return try withExtendedLifetime(file) { () throws(IndexError) in
+            unsafe try IndexMeta.decode(file.bytes, name: name, location: directory.location + "/" + name)
+        }
     }
 
     /// A searcher over the segments `meta` lists: the readers of `open` where the same segment (and deletes

@@ -31,7 +31,8 @@ final class FuzzSegment: Sendable {
         try! FuzzIndex.fill(index, commitAt: [])
         files = Dictionary(
             uniqueKeysWithValues: try! directory.list().map { name in
-                unsafe (name, Array(try! directory.open(name).bytes))
+                let file = try! directory.open(name)
+                return withExtendedLifetime(file) { unsafe (name, Array(file.bytes)) }
             })
     }
 

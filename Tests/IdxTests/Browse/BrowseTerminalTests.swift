@@ -1,5 +1,6 @@
 import Foundation
 import Loupe
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -158,7 +159,7 @@ final class Tmux {
         }
     }
 
-    /// Polls the screen until `condition` holds, for at most 10 seconds.
+    /// Polls the screen until `condition` holds, for at most 10 seconds (times `Sanitizers.slowdown`).
     /// - Throws: when it never does, with the last screen.
     @discardableResult
     func waitFor(
@@ -166,7 +167,7 @@ final class Tmux {
     ) throws
         -> [String]
     {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(10 * Sanitizers.slowdown)
         var last = screen()
         while !condition(last) {
             guard ContinuousClock.now < deadline else {

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 @Suite struct FaultInjectionTests {
-    @Test(.timeLimit(.minutes(1))) func aFailedMergeLeavesTheCommitStandingAndIsRetried() throws {
+    @Test(.timeLimit(.minutes(Sanitizers.slowdown))) func aFailedMergeLeavesTheCommitStandingAndIsRetried() throws {
         let schema = try SchemaBuilder().addStringField("id", stored: true).addTextField("body").build(defaultFields: [
             "body"
         ])

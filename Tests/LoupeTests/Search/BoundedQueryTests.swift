@@ -75,7 +75,7 @@ import Testing
         ("10k regexes", (0..<10_000).map { "title:/a.\($0)/" }.joined(separator: " "), .limitExceeded),
     ]
 
-    @Test(.timeLimit(.minutes(1)), arguments: hostile.indices)
+    @Test(.timeLimit(.minutes(Sanitizers.slowdown)), arguments: hostile.indices)
     func hostileQueryStringAnswersOrFailsAtOnce(_ i: Int) throws {
         let (name, query, refusedWith) = Self.hostile[i]
         let index = MoviesFixture.index

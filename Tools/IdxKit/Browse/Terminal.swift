@@ -95,7 +95,13 @@ private enum TerminalRestore {
     /// Alternate screen on, cursor hidden, screen cleared.
     static let enter = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J"
 
-    nonisolated(unsafe) private static var attributes = termios()
+    /// The settings to put back, in memory allocated for one `termios`: a global `termios` variable is emitted 57
+    /// bytes long while a copy into it writes all 60 (AddressSanitizer reports the overflow).
+    nonisolated(unsafe) private static let attributes: UnsafeMutablePointer<termios> = {
+        let attributes = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+        unsafe attributes.initialize(to: termios())
+        return unsafe attributes
+    }()
     nonisolated(unsafe) private static var descriptor: Int32 = -1
     nonisolated(unsafe) private static var output: Int32 = -1
     /// Cursor shown, alternate screen off (which brings back the screen as it was).
@@ -103,7 +109,7 @@ private enum TerminalRestore {
 
     /// Keeps the settings to restore and installs the SIGINT and SIGTERM handlers that restore them.
     static func save(_ saved: termios, descriptor input: Int32, output screen: Int32) {
-        unsafe attributes = saved
+        unsafe attributes.pointee = saved
         unsafe output = screen
         unsafe leave = Array("\u{1B}[?25h\u{1B}[?1049l".utf8)
         unsafe descriptor = input
@@ -121,7 +127,7 @@ private enum TerminalRestore {
     static func restore() {
         guard unsafe descriptor >= 0 else { return }
         _ = unsafe leave.withUnsafeBufferPointer { bytes in unsafe write(output, bytes.baseAddress, bytes.count) }
-        _ = unsafe tcsetattr(descriptor, TCSAFLUSH, &attributes)
+        _ = unsafe tcsetattr(descriptor, TCSAFLUSH, attributes)
         unsafe descriptor = -1
     }
 
