@@ -233,17 +233,27 @@ public final class Index: Sendable {
 
     /// Reads every byte of every segment of the current searcher and reports each problem found, rather than
     /// stopping at the first: checksums, term order, postings (documents increasing, below max_doc, as many as
-    /// the dictionary says), and that every stored document decompresses. The copy of the previous commit point
-    /// (meta.previous.json, what `restorePreviousCommit(path:)` restores) is checked too, when there is one.
+    /// the dictionary says), and that every stored document decompresses. The previous commit point
+    /// (meta.previous.json, what `restorePreviousCommit(path:)` restores) is checked too, when there is one: its
+    /// copy, and the checksums of the files it names that the current one does not.
     /// - Returns: the number of problems (0 for a sound index).
     /// - Complexity: O(index size).
     public func verify(_ report: (IndexError) -> Void) -> Int {
-        var problems = searcher().segments.reduce(0) { $0 + $1.check(schema: schema, report) }
+        let (current, analyzers) = state.withLock { ($0.searcher, $0.analyzers) }
+        var problems = current.segments.reduce(0) { $0 + $1.check(schema: schema, report) }
         if directory.exists(IndexMeta.previousFileName) {
             do {
-                _ = try Self.readMeta(directory, name: IndexMeta.previousFileName)
+                let previous = try Self.readMeta(directory, name: IndexMeta.previousFileName)
+                // Segments the current searcher has open as they are are reused; the rest open checksums verified.
+                let searcher = try Self.openSearcher(
+                    directory: directory, meta: previous, reusing: current.segments, analyzers: analyzers,
+                    verifyChecksums: true, storeCache: DocStoreCache(), registry: OpenSegments())
+                withExtendedLifetime(searcher) {}
             } catch {
-                report(error)
+                report(
+                    IndexError(
+                        error.code, "the previous commit (\(IndexMeta.previousFileName)): \(error.message)",
+                        context: error.context))
                 problems += 1
             }
         }

@@ -208,9 +208,11 @@ struct BucketSink {
         unsafe self.slots = slots
     }
 
-    /// Counts `doc` in `slot`, and queues the pair when there are sub-aggregators.
+    /// Counts `doc` in `slot`, and queues the pair when there are sub-aggregators. A slot past the table (from a
+    /// damaged column's value) makes no bucket, and nothing is queued for it.
     @inline(__always) mutating func add(_ doc: DocID, _ slot: UInt32) {
-        if unsafe Int(slot) < counts.count { unsafe counts[Int(slot)] &+= 1 }
+        guard unsafe Int(slot) < counts.count else { return }
+        unsafe counts[Int(slot)] &+= 1
         if unsafe queued < docs.count {
             unsafe docs[queued] = doc
             unsafe slots[queued] = slot

@@ -78,6 +78,9 @@ struct TermsCore<Slots: BucketSlotTable> {
     private var missingChildren: SubAggregators
     /// Per key (ordinal), whether include/exclude keep it.
     private let allowed: [Bool]?
+    /// Keys a table of fixed slots has (the ordinals, and one for documents without a value); a damaged column's
+    /// larger value would count in another parent's bucket.
+    private let keyLimit: UInt64
     private var parents = 0
     private var grouped: [[(key: UInt64, slot: UInt32)]]?
     private var scratch: [UInt64] = []
@@ -100,6 +103,7 @@ struct TermsCore<Slots: BucketSlotTable> {
         missingKey = placement.key
         foreignMissing = placement.foreign ? [] : nil
         allowed = filters.allowedOrdinals(dictionary)
+        keyLimit = Slots.makesSlots ? .max : UInt64(dictionary?.count ?? 0) + 1
     }
 
     mutating func reserve(_ count: Int) {
@@ -204,6 +208,7 @@ struct TermsCore<Slots: BucketSlotTable> {
         _ doc: DocID, _ parent: UInt32, _ key: UInt64, _ sink: inout BucketSink
     ) {
         if let allowed, !(key < UInt64(allowed.count) && allowed[Int(key)]) { return }
+        guard key < keyLimit else { return }
         sink.add(doc, slots.slot(parent: parent, key: key))
     }
 

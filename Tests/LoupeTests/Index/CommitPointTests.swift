@@ -162,6 +162,33 @@ import Testing
         #expect(!gone.exists(Index.damagedMetaFileName))
     }
 
+    /// `verify` (`idx check`) also checks the files only the previous commit names, such as a deleted-documents
+    /// file the latest commit replaced: otherwise the commit `idx recover` would restore could be damaged unseen.
+    @Test func verifyReportsDamageInAFileOnlyThePreviousCommitNames() throws {
+        let directory = RAMDirectory()
+        let index = try Self.twoCommits(directory)
+        let writer = try index.writer()
+        writer.mergePolicy = .never
+        try writer.deleteDocuments(field: "id", equals: "d1")
+        try writer.commit()
+        try writer.close()
+        try index.reload()
+        let previous = try Index.readMeta(directory, name: IndexMeta.previousFileName)
+        let latest = try Index.readMeta(directory)
+        let deletes = try #require(previous.segments[0].deletes)
+        #expect(latest.segments[0].deletes?.generation != deletes.generation, "the latest commit replaced it")
+        let name = DeletedDocsFormat.fileName(previous.segments[0].id, generation: deletes.generation)
+        #expect(index.verify { _ in } == 0)
+
+        var bytes = try directory.contents(name)
+        bytes[bytes.count / 2] ^= 0x10
+        try Self.replace(directory, name, with: bytes)
+        var reports: [IndexError] = []
+        #expect(index.verify { reports.append($0) } == 1)
+        #expect(reports.first?.context.file?.hasSuffix(name) == true, "\(reports)")
+        #expect(reports.first?.message.contains("previous commit") == true, "\(reports)")
+    }
+
     @Test func aLostMetaJSONIsAnErrorNotANewEmptyIndex() throws {
         let directory = RAMDirectory()
         _ = try Self.twoCommits(directory)

@@ -283,6 +283,9 @@ package struct UnionCore<Child: Scorer>: ~Copyable {
                         Int(unsafe matches.docs[i] &- targetBase), score: unsafe matches.scores[i], scoring: scoring)
                 }
             }
+            // Ended explicitly: Swift 6.3 drops the implicit end of this local, and its deinit with it (its buffers
+            // leaked at every call; LeakSanitizer found it).
+            _ = consume matches
         }
         refreshDoc()
     }
@@ -335,6 +338,7 @@ package struct UnionCore<Child: Scorer>: ~Copyable {
                 fill(&matches, until: terminatedDoc, threshold: -.infinity)
                 for i in 0..<matches.count where live.contains(unsafe matches.docs[i]) { count += 1 }
             }
+            _ = consume matches // as in `accumulate`
             return count
         }
         var count = 0
