@@ -163,7 +163,11 @@ import Testing
         ),
         (
             ["index", "/tmp/x", "f.jsonl", "--memory-mb=0"],
-            "option --memory-mb needs an integer from 1 to 2147483647 (got '0')"
+            "option --memory-mb needs an integer from 1 to 4000 (got '0')"
+        ),
+        (
+            ["index", "/tmp/x", "f.jsonl", "--memory-mb", "4001"],
+            "option --memory-mb needs an integer from 1 to 4000 (got '4001')"
         ),
         (
             ["index", "/tmp/x", "f.jsonl", "--threads", "65"],

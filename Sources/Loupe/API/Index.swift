@@ -187,12 +187,12 @@ public final class Index: Sendable {
     /// (`add`, `upsert`, `write`, `optimize`, …) run on it while it is open; close or release it to open another.
     /// - Parameters:
     ///   - memoryBudget: bytes of buffered documents, over all indexing threads, before they are flushed to new
-    ///     segments (≥ 1 MB a thread).
+    ///     segments (≥ 1 MB a thread, ≤ `IndexWriter.maxMemoryBudget`).
     ///   - threads: indexing threads, 1 to `IndexWriter.maxThreads`. One keeps documents in the order they were
     ///     added; `IndexWriter.defaultThreads(memoryBudget:)` is tantivy's choice. See the writer's "Indexing
     ///     threads".
     /// - Throws: `IndexError` `.invalidArgument` for a thread count out of range or a budget under 1 MB a
-    ///   thread, `.writerLocked` when another writer (in this or another process) holds the index.
+    ///   thread or over `IndexWriter.maxMemoryBudget`, `.writerLocked` when another writer (in this or another process) holds the index.
     public func writer(
         memoryBudget: Int = IndexWriter.defaultMemoryBudget, threads: Int = 1
     ) throws(IndexError) -> IndexWriter {
@@ -205,6 +205,11 @@ public final class Index: Sendable {
                 .invalidArgument,
                 "memory budget must be at least 1,000,000 bytes a thread, \(1_000_000 * threads) for \(threads) "
                     + "(got \(memoryBudget))")
+        }
+        guard memoryBudget <= IndexWriter.maxMemoryBudget else {
+            throw IndexError(
+                .invalidArgument,
+                "memory budget must be at most \(IndexWriter.maxMemoryBudget) bytes (got \(memoryBudget))")
         }
         let writer = try IndexWriter(index: self, memoryBudget: memoryBudget, threads: threads)
         openWriter = writer

@@ -31,14 +31,20 @@ import Foundation
 ///
 /// **Indexing threads.** With more than one thread (`Index.writer(memoryBudget:threads:)`), the writer's thread
 /// hands the documents over in batches of 64, in order, to indexing threads that each build a segment of their
-/// own with an equal share of the memory budget, as tantivy's do. Opstamps and deletes mean what they mean with
-/// one thread; `commit()` waits for every thread to flush. Each thread makes its own segments, and the segments
-/// they flush are merged while they index, as `mergePolicy` picks them (`.never` turns this off too), so hits of
-/// equal score may come back in another order than with one thread. A writer has one thread unless asked for more, so documents keep the order they were added in and a
-/// run is reproducible; `defaultThreads(memoryBudget:)` is tantivy's choice, one thread a core up to 8.
+/// own, as tantivy's do, and share the memory budget as Lucene's do: when their buffers reach it, the thread
+/// holding the most flushes. Opstamps and deletes mean what they mean with one thread; `commit()` waits for every
+/// thread to flush. Each thread makes its own segments, and the segments they flush are merged while they index,
+/// as `mergePolicy` picks them (`.never` turns this off too), so hits of equal score may come back in another
+/// order than with one thread. A writer has one thread unless asked for more, so documents keep the order they
+/// were added in and a run is reproducible; `defaultThreads(memoryBudget:)` is tantivy's choice, one thread a
+/// core up to 8.
 public final class IndexWriter: Sendable {
     /// The indexing memory budget when none is given: 50 MB, tantivy's and the bindings' default.
     public static let defaultMemoryBudget = 50_000_000
+
+    /// The largest indexing memory budget, 4 GB (tantivy's bound a thread): one segment being built can hold
+    /// nearly all of it, and a segment writer addresses its postings with 32-bit offsets.
+    public static let maxMemoryBudget = 4_000_000_000
 
     /// The most indexing threads a writer can have.
     public static let maxThreads = 64

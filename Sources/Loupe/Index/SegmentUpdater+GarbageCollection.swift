@@ -9,9 +9,10 @@ extension SegmentUpdater {
     }
 
     /// Segment files neither the last commit nor the one before it references, no searcher of this index has
-    /// open and no background merge or indexing thread is writing: leftovers of a crash or a rollback, segments
-    /// merged away or dropped because every document was deleted two commits ago, and deleted-documents files of
-    /// older generations. Segments flushed since the last commit are referenced.
+    /// open and no background merge, indexing thread or segment being indexed (its store, `StoreSpill`) is
+    /// writing: leftovers of a crash or a rollback, segments merged away or dropped because every document was
+    /// deleted two commits ago, and deleted-documents files of older generations. Segments flushed since the last
+    /// commit are referenced.
     func unreferencedFiles() -> [String] {
         var live: [SegmentID: Set<UInt64?>] = [:]
         for segment in committed.segments + pending + (previous?.segments ?? []) {
@@ -25,7 +26,8 @@ extension SegmentUpdater {
             }
             let parts = name.split(separator: ".", maxSplits: 1)
             guard parts.count == 2, let id = SegmentID(String(parts[0])) else { return false }
-            return live[id] == nil && !open.contains(id) && !merges.isOutput(id) && threads?.isOutput(id) != true
+            return live[id] == nil && id != current.id && !open.contains(id) && !merges.isOutput(id)
+                && threads?.isOutput(id) != true
         }
     }
 

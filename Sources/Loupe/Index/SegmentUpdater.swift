@@ -34,7 +34,7 @@ struct SegmentUpdater {
     var lastMergeError: IndexError?
     /// The merges running in the background, and those waiting to be published.
     let merges = BackgroundMerges()
-    private var current: SegmentWriter
+    private(set) var current: SegmentWriter
     /// The indexing threads; nil with one thread, when documents are indexed on the caller's.
     let threads: IndexingThreads?
     /// Documents not yet handed over to `threads`.
@@ -79,7 +79,8 @@ struct SegmentUpdater {
         committed = try Index.readMeta(index.directory)
         previous = try? Index.readMeta(index.directory, name: IndexMeta.previousFileName)
         opstamp = committed.opstamp
-        current = try SegmentWriter(schema: committed.schema, analyzers: index.analyzers, limits: limits)
+        current = try SegmentWriter(
+            schema: committed.schema, analyzers: index.analyzers, limits: limits, spillingStoreTo: index.directory)
         self.threads =
             threads > 1
             ? IndexingThreads(
@@ -139,12 +140,13 @@ struct SegmentUpdater {
             return
         }
         guard current.maxDoc > 0 else { return }
-        let fresh = try SegmentWriter(schema: committed.schema, analyzers: index.analyzers, limits: limits)
+        let fresh = try SegmentWriter(
+            schema: committed.schema, analyzers: index.analyzers, limits: limits, spillingStoreTo: index.directory)
         let writer = current
         current = fresh
-        let meta = IndexMeta.SegmentMeta(id: SegmentID(), maxDoc: Int(writer.maxDoc))
+        let meta = IndexMeta.SegmentMeta(id: writer.id, maxDoc: Int(writer.maxDoc))
         do {
-            try SegmentSerializer.write(writer, as: meta.id, to: index.directory)
+            try SegmentSerializer.write(writer, to: index.directory)
         } catch {
             failedFlush = error
             throw error
@@ -249,7 +251,8 @@ struct SegmentUpdater {
     mutating func rollback() throws(IndexError) {
         threads?.discard()
         batch = IndexingThreads.Batch()
-        current = try SegmentWriter(schema: committed.schema, analyzers: index.analyzers, limits: limits)
+        current = try SegmentWriter(
+            schema: committed.schema, analyzers: index.analyzers, limits: limits, spillingStoreTo: index.directory)
         pending = []
         deletes = []
         bufferedOpstamps = []

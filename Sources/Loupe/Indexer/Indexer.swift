@@ -3,7 +3,8 @@
 // SegmentWriter      one in-memory segment: per indexed field a TermHashMap, postings streams in a
 //                    shared ByteStreamArena, norms; plus the doc store and fast-field writers.
 // TermHashMap        open-addressing map from term bytes to a dense term id, keys kept in one arena.
-// ByteStreamArena    many growing byte streams (one per term) in one buffer, as chains of slabs.
+// ByteStreamArena    many growing byte streams (one per term) in 1 MiB pages, as chains of slabs.
+// StoreSpill         the store file a segment writes while it is indexed, once its blocks pass 1 MiB.
 // SegmentSerializer  sorts each field's terms and writes the six segment files.
 //
 // Nothing here allocates per token once buffers have grown: terms are looked up by bytes and postings are

@@ -5,8 +5,11 @@ import LoupeAnalysis
 ///
 /// The writer's thread hands documents over in batches, in opstamp order, to one queue that every indexing
 /// thread takes from; each thread indexes the batches it takes into a segment writer of its own, flushes it to a
-/// new segment when the writer passes its share of the memory budget, and starts another. A thread takes whole
-/// batches in queue order, so within each segment it flushes the documents' opstamps increase with their ids.
+/// new segment, and starts another. The threads share the memory budget as Lucene's do: when the bytes their
+/// writers hold reach it, the thread holding the most flushes, the others go on. So the threads' segments are
+/// staggered in size, and with two threads come out at about two thirds of the budget rather than the half an
+/// equal share gives (tantivy's): fewer segments, and less to merge. A thread takes whole batches in queue order,
+/// so within each segment it flushes the documents' opstamps increase with their ids.
 ///
 /// While they index, the segments they flush are merged in the background as the writer's merge policy picks them
 /// among the flushed segments (tantivy merges uncommitted segments the same way), so that merging overlaps indexing
@@ -20,7 +23,9 @@ import LoupeAnalysis
 ///
 /// Invariants:
 /// - The queue is bounded (`queueCapacity` batches), so the writer's thread waits while the indexing threads
-///   are behind, and buffered documents stay within the budget plus a few batches.
+///   are behind, and buffered documents stay within the budget plus a few batches. A segment being flushed is
+///   not counted while its thread writes it (Lucene's "active bytes"), so memory peaks at the budget plus the
+///   segments being written, at most one a thread: with two threads, about 1⅔ of the budget.
 /// - The files of a segment a thread has flushed, or a merge is writing, are protected from clean-ups
 ///   (`isOutput`) until `join()` hands the segment over, or a merge has replaced it.
 /// - No merge starts once `join()` has begun: a commit waits only for the merges already running.
@@ -55,16 +60,25 @@ package final class IndexingThreads: Sendable {
 
     private let workers: Workers
 
+    /// Whether thread `slot` flushes, the threads' writers holding `usage` bytes: they hold the budget together,
+    /// and `slot` holds the most (the lowest slot among equals, so that threads that grew alike do not flush
+    /// together).
+    package static func flushes(_ slot: Int, usage: [Int], budget: Int) -> Bool {
+        guard usage.reduce(0, +) >= budget else { return false }
+        let bytes = usage[slot]
+        return usage.indices.allSatisfy { $0 == slot || usage[$0] < bytes || (usage[$0] == bytes && $0 > slot) }
+    }
+
     /// - Parameters:
     ///   - count: indexing threads (≥ 2; one thread indexes on the writer's thread instead).
-    ///   - memoryBudget: the writer's whole budget, shared equally between the threads.
+    ///   - memoryBudget: the writer's whole budget, shared between the threads.
     ///   - limits: the segment limit each thread's writer flushes at (documents are checked before they come).
     package init(
         count: Int, memoryBudget: Int, schema: Schema, analyzers: AnalyzerRegistry, limits: IndexLimits,
         directory: any Directory, mergePolicy: MergePolicy
     ) {
         workers = Workers(
-            count: count, budgetPerThread: memoryBudget / count, schema: schema, analyzers: analyzers, limits: limits,
+            count: count, memoryBudget: memoryBudget, schema: schema, analyzers: analyzers, limits: limits,
             directory: directory, mergePolicy: mergePolicy)
     }
 
@@ -105,7 +119,8 @@ private final class Workers: Sendable {
         var joining = false
         var flushed: [IndexingThreads.Flushed] = []
         var failure: IndexError?
-        /// Segments flushed or being merged, not yet handed over by `join()`.
+        /// Segments being indexed (their stores may be written already), flushed or being merged, not yet handed
+        /// over by `join()`.
         var outputs: Set<SegmentID> = []
         /// The flushed segments a running merge reads.
         var merging: Set<SegmentID> = []
@@ -116,7 +131,9 @@ private final class Workers: Sendable {
     let count: Int
     let state = Locked(State())
     let mergePolicy: Locked<MergePolicy>
-    private let budgetPerThread: Int
+    private let memoryBudget: Int
+    /// The bytes each thread's segment writer holds, by thread.
+    private let usage: Locked<[Int]>
     private let schema: Schema
     private let analyzers: AnalyzerRegistry
     private let limits: IndexLimits
@@ -131,12 +148,13 @@ private final class Workers: Sendable {
     private let storeCache = DocStoreCache(budgetBytes: 1 << 20)
 
     init(
-        count: Int, budgetPerThread: Int, schema: Schema, analyzers: AnalyzerRegistry, limits: IndexLimits,
+        count: Int, memoryBudget: Int, schema: Schema, analyzers: AnalyzerRegistry, limits: IndexLimits,
         directory: any Directory, mergePolicy: MergePolicy
     ) {
         self.mergePolicy = Locked(mergePolicy)
         self.count = count
-        self.budgetPerThread = budgetPerThread
+        self.memoryBudget = memoryBudget
+        usage = Locked([Int](repeating: 0, count: count))
         self.schema = schema
         self.analyzers = analyzers
         self.limits = limits
@@ -151,10 +169,10 @@ private final class Workers: Sendable {
             return !state.running
         }
         if start {
-            for thread in threads {
+            for (slot, thread) in threads.enumerated() {
                 running.enter()
                 thread.async { [self] in
-                    run()
+                    run(slot: slot)
                     running.leave()
                 }
             }
@@ -198,7 +216,7 @@ private final class Workers: Sendable {
 
     /// One thread's loop: index batches until the stop marker, then flush what is buffered. The writer is moved out
     /// of its optional for each document and back, never copied (a copy retains every buffer it holds).
-    private func run() {
+    private func run(slot: Int) {
         var writer: SegmentWriter?
         var opstamps: [UInt64] = []
         while let batch = queue.pop() {
@@ -209,7 +227,10 @@ private final class Workers: Sendable {
                     current = buffered
                 } else {
                     do {
-                        current = try SegmentWriter(schema: schema, analyzers: analyzers, limits: limits)
+                        current = try SegmentWriter(
+                            schema: schema, analyzers: analyzers, limits: limits, spillingStoreTo: directory)
+                        let id = current.id
+                        state.withLock { _ = $0.outputs.insert(id) }
                     } catch {
                         fail(error)
                         break
@@ -217,7 +238,8 @@ private final class Workers: Sendable {
                 }
                 current.add(document)
                 opstamps.append(opstamp)
-                if current.memoryUsage >= budgetPerThread || current.isFull {
+                if current.isFull || passesBudget(slot, holding: current.memoryUsage) {
+                    usage.withLock { $0[slot] = 0 }
                     flush(current, &opstamps)
                 } else {
                     writer = current
@@ -225,13 +247,21 @@ private final class Workers: Sendable {
             }
         }
         if proceeding, let buffered = writer.take() { flush(buffered, &opstamps) }
+        usage.withLock { $0[slot] = 0 }
+    }
+
+    /// Records that thread `slot` holds `bytes`; whether it should flush (`IndexingThreads.flushes`).
+    private func passesBudget(_ slot: Int, holding bytes: Int) -> Bool {
+        usage.withLock { usage in
+            usage[slot] = bytes
+            return IndexingThreads.flushes(slot, usage: usage, budget: memoryBudget)
+        }
     }
 
     private func flush(_ full: consuming SegmentWriter, _ opstamps: inout [UInt64]) {
-        let meta = IndexMeta.SegmentMeta(id: SegmentID(), maxDoc: Int(full.maxDoc))
-        state.withLock { _ = $0.outputs.insert(meta.id) }
+        let meta = IndexMeta.SegmentMeta(id: full.id, maxDoc: Int(full.maxDoc))
         do {
-            try SegmentSerializer.write(full, as: meta.id, to: directory)
+            try SegmentSerializer.write(full, to: directory)
             let stamps = opstamps
             state.withLock { $0.flushed.append(IndexingThreads.Flushed(meta: meta, opstamps: stamps)) }
             startMerges()

@@ -7,17 +7,16 @@ import Darwin
 #endif
 
 /// Writes an in-memory segment out as the six segment files, each streamed through a `FileWriter` as it is
-/// produced: the postings, positions and terms files term by term, then the store's compressed blocks, then the
-/// fast columns one by one. Beyond the segment writer itself, memory holds one term's lists, one dictionary block
-/// and one fast column, plus a buffer per open file.
+/// produced: the postings, positions and terms files term by term, then the store's compressed blocks (those its
+/// `StoreSpill` has not written already), then the fast columns one by one. Beyond the segment writer itself,
+/// memory holds one term's lists, one dictionary block and one fast column, plus a buffer per open file.
 package enum SegmentSerializer {
-    /// Writes the segment's files under `id`. The segment is part of no commit until one lists it.
+    /// Writes the segment's files under its id (`SegmentWriter.id`). The segment is part of no commit until one
+    /// lists it.
+    /// - Parameter directory: the folder the writer was made to spill its store to, if it was.
     /// - Throws: `IndexError` `.io` naming the file that could not be written; files not finished are removed.
-    package static func write(
-        _ writer: consuming SegmentWriter, as id: SegmentID, to directory: any Directory
-    )
-        throws(IndexError)
-    {
+    package static func write(_ writer: consuming SegmentWriter, to directory: any Directory) throws(IndexError) {
+        let id = writer.id
         do {
             try write(writer, id: id, directory: directory)
         } catch {
@@ -73,7 +72,11 @@ package enum SegmentSerializer {
         }
         try dictionary.finish()
         try postings.finish()
-        try writer.store.finish(to: directory.createFile(SegmentComponent.store.fileName(id)))
+        if let spill = writer.storeSpill {
+            try spill.finish(writer.store)
+        } else {
+            try writer.store.finish(to: directory.createFile(SegmentComponent.store.fileName(id)))
+        }
         try writer.fast.write(maxDoc: Int(writer.maxDoc), to: directory.createFile(SegmentComponent.fast.fileName(id)))
     }
 

@@ -27,6 +27,8 @@ package struct SegmentWriter {
         var memoryUsage: Int { terms.memoryUsage + states.capacity * 32 + norms.capacity * 4 }
     }
 
+    /// The segment's id, chosen up front: its store file may be written before the flush.
+    package let id: SegmentID
     package let schema: Schema
     /// What one segment may hold (documents are checked against the other limits before they reach a writer).
     package let limits: IndexLimits
@@ -37,13 +39,21 @@ package struct SegmentWriter {
     private var analyzers: [AnalysisSession?]
     package let arena = ByteStreamArena()
     package private(set) var store = DocStoreWriter()
+    /// Where the store's compressed blocks go as they pile up; nil keeps them in memory until the flush.
+    package let storeSpill: StoreSpill?
     package private(set) var fast: ColumnarWriter
     package private(set) var maxDoc: UInt32 = 0
 
+    /// - Parameter directory: the folder the segment will be flushed to, where its store is written as it grows
+    ///   (`StoreSpill`); nil keeps the whole store in memory until the flush.
     package init(
-        schema: Schema, analyzers registry: AnalyzerRegistry, limits: IndexLimits = .default
+        schema: Schema, analyzers registry: AnalyzerRegistry, limits: IndexLimits = .default,
+        spillingStoreTo directory: (any Directory)? = nil
     ) throws(IndexError) {
         self.schema = schema
+        let id = SegmentID()
+        self.id = id
+        storeSpill = directory.map { StoreSpill(directory: $0, segment: id) }
         self.limits = limits
         var slots = [Int?](repeating: nil, count: schema.fields.count)
         var analyzers = [AnalysisSession?](repeating: nil, count: schema.fields.count)
@@ -95,6 +105,7 @@ package struct SegmentWriter {
             }
         }
         store.add(document, schema: schema)
+        if let storeSpill, store.pendingCount >= StoreSpill.threshold { storeSpill.move(&store) }
         fast.add(document, doc: doc)
         maxDoc += 1
     }

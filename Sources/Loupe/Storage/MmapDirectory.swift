@@ -161,16 +161,36 @@ package final class MmapDirectory: Directory, Sendable {
         do { return try Syscalls.listDirectory(path) } catch { throw .system(error) }
     }
 
+    /// Takes the writer lock (`flock` on `.loupe-writer.lock`), trying again for up to 200 ms before it
+    /// reports the index locked: a lock this process has just released stays held while a child process it is
+    /// spawning shares the descriptor, until the child's `exec` closes it (the file is opened `O_CLOEXEC`).
     package func lockWriter() throws(StorageError) -> any DirectoryLock {
         let p = full(Self.writerLockName)
-        do {
+        do throws(SystemCallError) {
             try faults.check(.open, p)
             let fd = try Syscalls.open(p, flags: O_RDWR | O_CREAT)
-            if try Syscalls.tryLockExclusive(fd, path: p) { return FileLock(fd: fd) }
+            var attempt = 1
+            while true {
+                let locked: Bool
+                do throws(SystemCallError) {
+                    locked = try Syscalls.tryLockExclusive(fd, path: p)
+                } catch {
+                    Syscalls.close(fd)
+                    throw error
+                }
+                if locked { return FileLock(fd: fd) }
+                if attempt == Self.lockAttempts { break }
+                attempt += 1
+                usleep(Self.lockRetryMicroseconds)
+            }
             Syscalls.close(fd)
         } catch {
             throw .system(error)
         }
         throw .locked(p)
     }
+
+    /// Tries of the writer lock, `lockRetryMicroseconds` apart: 200 ms in all.
+    private static let lockAttempts = 21
+    private static let lockRetryMicroseconds: UInt32 = 10_000
 }

@@ -70,6 +70,25 @@ import Testing
         _ = try other.writer()
     }
 
+    /// A lock held a moment longer than its writer, as by a child process being spawned that shares its descriptor
+    /// until `exec` closes it: a new writer waits for it rather than report the index locked.
+    @Test func aWriterWaitsForALockReleasedAMomentLater() throws {
+        let tmp = TemporaryDirectory()
+        let index = try Index(path: tmp.path, schema: Self.schema)
+        let fd = open(tmp.path + "/.loupe-writer.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        try #require(fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
+        // A thread of its own: Dispatch's global queues have a thread a core, which the tests running alongside
+        // may all hold for longer than the writer waits.
+        Thread.detachNewThread {
+            usleep(50_000)
+            close(fd)
+        }
+        let writer = try index.writer()
+        try writer.addDocument(doc(1))
+        try writer.commitAndReload()
+        #expect(index.documentCount == 1)
+    }
+
     @Test func inMemoryIndexLocksToo() throws {
         let index = try Index.inMemory(schema: Self.schema)
         let writer = try index.writer()

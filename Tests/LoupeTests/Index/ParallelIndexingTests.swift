@@ -14,6 +14,19 @@ import Testing
             .build(defaultFields: ["body"], idField: "id")
     }
 
+    /// The threads share the budget: when their writers hold it, the one holding the most flushes, and the first of
+    /// equals, so threads that grew alike are staggered.
+    @Test func theThreadHoldingTheMostFlushesWhenTheThreadsHoldTheBudget() {
+        #expect(!IndexingThreads.flushes(0, usage: [30, 19], budget: 50))
+        #expect(IndexingThreads.flushes(0, usage: [30, 20], budget: 50))
+        #expect(!IndexingThreads.flushes(1, usage: [30, 20], budget: 50))
+        #expect(IndexingThreads.flushes(1, usage: [20, 30], budget: 50))
+        #expect(IndexingThreads.flushes(0, usage: [25, 25], budget: 50))
+        #expect(!IndexingThreads.flushes(1, usage: [25, 25], budget: 50))
+        #expect(IndexingThreads.flushes(2, usage: [10, 10, 40, 0], budget: 50))
+        #expect(!IndexingThreads.flushes(0, usage: [10, 10, 40, 0], budget: 50))
+    }
+
     static let words = ["red", "green", "blue", "apple", "berry", "stone", "river", "cloud", "light", "night"]
 
     enum Operation {
@@ -116,8 +129,8 @@ import Testing
     }
 
     /// The threads merge the segments they flush while they index, as the writer's merge policy picks them: with a
-    /// policy that merges every two segments of a level there are fewer segments at the commit than with `.never`,
-    /// and the same documents as one thread holds, though a merged segment's documents come from both threads and
+    /// policy that merges every two segments of a level, the commit has a segment half as large again as any the
+    /// threads flush (the largest with `.never`), and the same documents as one thread holds, though a merged segment's documents come from both threads and
     /// deletes by id (of documents added again and again) and by word fall between its flushes.
     @Test(.timeLimit(.minutes(10))) func theThreadsMergeTheirSegmentsWhileTheyIndexAndLoseNothing() throws {
         var random = SplitMix64(seed: 13)
@@ -135,7 +148,7 @@ import Testing
             if n == 5_000 { operations.append(.commit) }
         }
         let one = try Self.build(operations, threads: 1)
-        var segments: [MergePolicy: Int] = [:]
+        var largestSegment: [MergePolicy: Int] = [:]
         for policy in [MergePolicy.never, MergePolicy(mergeFactor: 2, minimumSegmentSize: 1)] {
             let index = try Index.inMemory(schema: try Self.schema())
             let writer = try index.writer(memoryBudget: 2_000_000, threads: 2)
@@ -159,7 +172,7 @@ import Testing
             writer.mergePolicy = .never
             try writer.commit()
             try index.reload()
-            segments[policy] = index.searcher().segmentCount
+            largestSegment[policy] = index.searcher().segmentInfos.map(\.maxDoc).max()
             #expect(index.documentCount == one.documentCount, "\(policy)")
             for query in Self.queries + [.term("body", "t7"), .term("id", "d42")] {
                 #expect(
@@ -168,8 +181,9 @@ import Testing
             }
             try index.checkIntegrity()
         }
-        let merged = try #require(segments[MergePolicy(mergeFactor: 2, minimumSegmentSize: 1)])
-        #expect(merged < segments[.never, default: 0], "merged while indexing: \(segments)")
+        let merged = try #require(largestSegment[MergePolicy(mergeFactor: 2, minimumSegmentSize: 1)])
+        let flushed = try #require(largestSegment[.never])
+        #expect(2 * merged > 3 * flushed, "merged while indexing: \(largestSegment)")
     }
 
     @Test(.timeLimit(.minutes(10))) func aDeleteRemovesOnlyTheDocumentsAddedBeforeItWhicheverThreadHasThem() throws {
@@ -277,6 +291,9 @@ import Testing
         #expect(throws: IndexError.self) { try index.writer(threads: IndexWriter.maxThreads + 1) }
         #expect(throws: IndexError.self, "under 1 MB a thread") {
             try index.writer(memoryBudget: 3_000_000, threads: 4)
+        }
+        #expect(throws: IndexError.self, "over 4 GB") {
+            try index.writer(memoryBudget: IndexWriter.maxMemoryBudget + 1)
         }
         #expect(IndexWriter.defaultThreads(memoryBudget: 50_000_000) >= 1)
         #expect(IndexWriter.defaultThreads(memoryBudget: 50_000_000) <= 3, "at least 15 MB a thread")

@@ -38,9 +38,9 @@ import Testing
             if i % 4 != 0 { doc.add("n", .u64(UInt64(i % 6))) }
             writer.add(try! schema.prepare(doc))
         }
-        let meta = IndexMeta.SegmentMeta(id: SegmentID(), maxDoc: 40)
+        let meta = IndexMeta.SegmentMeta(id: writer.id, maxDoc: 40)
         let directory = RAMDirectory()
-        try! SegmentSerializer.write(writer, as: meta.id, to: directory)
+        try! SegmentSerializer.write(writer, to: directory)
         let files = SegmentComponent.allCases.map { ($0, try! directory.contents($0.fileName(meta.id))) }
         return (Dictionary(uniqueKeysWithValues: files), meta)
     }()

@@ -43,7 +43,9 @@ struct IndexCommand: Command {
         directory = arguments.positionals[0]
         file = arguments.positionals[1]
         schemaPath = arguments.value("schema")
-        memoryBudgetBytes = (try arguments.integer("memory-mb", minimum: 1) ?? 50) * 1_000_000
+        memoryBudgetBytes =
+            (try arguments.integer("memory-mb", minimum: 1, maximum: IndexWriter.maxMemoryBudget / 1_000_000) ?? 50)
+            * 1_000_000
         threads = try arguments.integer("threads", minimum: 1, maximum: IndexWriter.maxThreads) ?? 1
         commitEvery = try arguments.integer("commit-every", minimum: 1)
         skipBad = arguments.flag("skip-bad")

@@ -1,8 +1,9 @@
 import LoupeCodec
 
 /// Appends documents to the store as they are indexed, compressing each block (LZ4, format v2) as soon as it
-/// fills, so only compressed bytes wait in memory until the segment is flushed. A merge moves them to the file as
-/// it goes (`moveBlocks(to:)`), so it holds one block and the block index, never the store.
+/// fills, so only compressed bytes wait in memory. A merge moves them to the file as it goes (`moveBlocks(to:)`),
+/// so it holds one block and the block index, never the store; so does an indexing segment writer once they pass
+/// `StoreSpill.threshold`.
 package struct DocStoreWriter {
     private var compressed = ByteWriter(capacity: 1 << 16)
     /// Compressed bytes already moved to the file: `compressed` starts at this offset of it.
@@ -28,6 +29,9 @@ package struct DocStoreWriter {
         compressed.bytes.capacity + data.bytes.capacity + raw.bytes.capacity + index.count + ends.capacity * 4
             + LZ4Compressor.memoryUsage
     }
+
+    /// Compressed bytes not yet moved to the file.
+    package var pendingCount: Int { compressed.count }
 
     /// Stores the stored-flagged values of the next document (document ids are consecutive from 0).
     package mutating func add(_ document: PreparedDocument, schema: Schema) {
