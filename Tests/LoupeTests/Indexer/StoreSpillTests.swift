@@ -62,6 +62,28 @@ import Testing
         #expect(try reopened.count("body:\(Self.bodies[1234].split(separator: " ")[5])") >= 1)
     }
 
+    /// The same documents make the same store file, written while indexing or all at the flush.
+    @Test func aSpilledStoreIsByteIdenticalToOneWrittenAtTheFlush() throws {
+        let schema = try Self.schema()
+        var files: [[UInt8]] = []
+        for spilling in [false, true] {
+            let directory = RAMDirectory()
+            var writer = try SegmentWriter(
+                schema: schema, analyzers: .builtIn, spillingStoreTo: spilling ? directory : nil)
+            for (i, body) in Self.bodies.enumerated() {
+                var document = Document()
+                document.add("id", .text("d\(i)"))
+                document.add("body", .text(body))
+                writer.add(try schema.prepare(document))
+            }
+            let id = writer.id
+            try SegmentSerializer.write(writer, to: directory)
+            files.append(try directory.contents(SegmentComponent.store.fileName(id)))
+        }
+        #expect(files[0].count > 2 * StoreSpill.threshold)
+        #expect(files[0] == files[1])
+    }
+
     @Test func aRollbackRemovesTheStoreBeingWritten() throws {
         let disk = TemporaryDirectory()
         let directory = try MmapDirectory(path: disk.path, create: true)
