@@ -3,9 +3,9 @@
 /// (tantivy's segment writer streams its store the same way). A small segment never opens its file before the
 /// flush.
 ///
-/// The file is a `FileWriter`'s temporary file until the flush finishes it; a writer dropped without a flush (a
-/// rollback, a crash) leaves no store behind, or one garbage collection removes. A write that fails is kept and
-/// thrown by the flush, as `FileWriter` does.
+/// The file is a `FileWriter`'s temporary file until the flush finishes it: a writer dropped without a flush (a
+/// rollback) removes it, and the one a crash leaves is removed by the next garbage collection. A write that fails
+/// is kept and thrown by the flush, as `FileWriter` does.
 package final class StoreSpill {
     /// Compressed bytes the store holds before they move to the file.
     package static let threshold = 1 << 20
