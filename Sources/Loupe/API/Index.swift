@@ -192,7 +192,8 @@ public final class Index: Sendable {
     ///     added; `IndexWriter.defaultThreads(memoryBudget:)` is tantivy's choice. See the writer's "Indexing
     ///     threads".
     /// - Throws: `IndexError` `.invalidArgument` for a thread count out of range or a budget under 1 MB a
-    ///   thread or over `IndexWriter.maxMemoryBudget`, `.writerLocked` when another writer (in this or another process) holds the index.
+    ///   thread or over `IndexWriter.maxMemoryBudget`, `.writerLocked` when another writer (in this or another
+    ///   process) holds the index.
     public func writer(
         memoryBudget: Int = IndexWriter.defaultMemoryBudget, threads: Int = 1
     ) throws(IndexError) -> IndexWriter {

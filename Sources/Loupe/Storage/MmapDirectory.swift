@@ -169,8 +169,7 @@ package final class MmapDirectory: Directory, Sendable {
         do throws(SystemCallError) {
             try faults.check(.open, p)
             let fd = try Syscalls.open(p, flags: O_RDWR | O_CREAT)
-            var attempt = 1
-            while true {
+            for attempt in 1...Self.lockAttempts {
                 let locked: Bool
                 do throws(SystemCallError) {
                     locked = try Syscalls.tryLockExclusive(fd, path: p)
@@ -179,9 +178,7 @@ package final class MmapDirectory: Directory, Sendable {
                     throw error
                 }
                 if locked { return FileLock(fd: fd) }
-                if attempt == Self.lockAttempts { break }
-                attempt += 1
-                usleep(Self.lockRetryMicroseconds)
+                if attempt < Self.lockAttempts { usleep(Self.lockRetryMicroseconds) }
             }
             Syscalls.close(fd)
         } catch {

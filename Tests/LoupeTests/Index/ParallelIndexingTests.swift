@@ -130,8 +130,9 @@ import Testing
 
     /// The threads merge the segments they flush while they index, as the writer's merge policy picks them: with a
     /// policy that merges every two segments of a level, the commit has a segment half as large again as any the
-    /// threads flush (the largest with `.never`), and the same documents as one thread holds, though a merged segment's documents come from both threads and
-    /// deletes by id (of documents added again and again) and by word fall between its flushes.
+    /// threads flush (the largest with `.never`), and the same documents as one thread holds, though a merged
+    /// segment's documents come from both threads and deletes by id (of documents added again and again) and by
+    /// word fall between its flushes.
     @Test(.timeLimit(.minutes(10))) func theThreadsMergeTheirSegmentsWhileTheyIndexAndLoseNothing() throws {
         var random = SplitMix64(seed: 13)
         var operations: [Operation] = []
