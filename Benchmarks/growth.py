@@ -22,7 +22,10 @@ process (so that each peak RSS is that step's own):
              of the commit and of the merges it started (`waitForMerges`, which publishes them); tantivy: the
              worker below, from writer creation to commit + wait_merging_threads. JSON parsing is included in both.
              Peak RSS (wait4's ru_maxrss for idx; tantivy's own, read right after indexing), peak RssAnon (anonymous
-             memory, not the mmap'd index pages; sampled every 50 ms), index size on disk and segment count;
+             memory, not the mmap'd index pages; sampled every 50 ms), index size on disk and segment count.
+             Loupe's size is the files of its latest commit (`idx optimize --json`'s "before" bytes): its folder
+             also keeps the previous commit's until the next commit (recorded as folder_bytes); tantivy's is its
+             folder, from which it removes merged-away files at once;
   optimize   Loupe: `idx optimize DIR --json` (merge every segment into one), its own time, its process's peak RSS
              and RssAnon. tantivy-py 0.27 exposes no merge call, so tantivy has no optimize row;
   open       median of max(5, min(repeat, 20)) fresh opens with a searcher (Loupe also after the optimize);
@@ -189,7 +192,7 @@ def run_loupe(args, bin_dir, corpus, docs, workdir, queries):
     if not found or int(found.group(1)) != docs:
         raise ValueError(f"idx index did not report {docs} documents indexed (see {summary})")
     seconds = float(found.group(2).replace(",", ""))
-    size = dir_size(index_dir)
+    folder = dir_size(index_dir)
     built = loupe_queries(args, bin_dir, corpus, index_dir, os.path.join(workdir, "built.json"))
     optimize_out = os.path.join(workdir, "optimize.json")
     with open(optimize_out, "w") as fh:
@@ -199,13 +202,14 @@ def run_loupe(args, bin_dir, corpus, docs, workdir, queries):
     after = loupe_queries(args, bin_dir, corpus, index_dir, os.path.join(workdir, "optimized.json"))
     return {"index": {"docs": docs, "index_s": seconds, "process_s": round(wall, 3),
                       "docs_per_s": round(docs / seconds, 1), "peak_rss_mb": rss,
-                      "peak_rss_anon_mb_sampled": anon, "size_bytes": size,
+                      "peak_rss_anon_mb_sampled": anon, "size_bytes": optimized["before"]["bytes"],
+                      "folder_bytes": folder,
                       "segments": optimized["before"]["segments"]},
             "open": built["open"],
             "optimize": {"seconds": float(optimized["seconds"]), "peak_rss_mb": optimize_rss,
                          "peak_rss_anon_mb_sampled": optimize_anon, "before": optimized["before"],
                          "after": optimized["after"]},
-            "open_optimized": after["open"], "size_optimized_bytes": dir_size(index_dir),
+            "open_optimized": after["open"], "size_optimized_bytes": optimized["after"]["bytes"],
             "queries": slim(built["queries"]), "cells": summarize(queries, built["queries"]),
             "queries_optimized": slim(after["queries"]), "cells_optimized": summarize(queries, after["queries"]),
             "config": {"memory_budget_mb": args.memory_mb, "threads": 1,
