@@ -4,8 +4,8 @@ not mmap'd file pages; sampled from /proc every 50 ms), as Benchmarks/growth.py 
 
     python3 Benchmarks/peakrss.py COMMAND [ARG ...]
 
-e.g. `python3 Benchmarks/peakrss.py .build/release/idx index /tmp/idx corpus.jsonl --memory-mb 50`. The command's
-output goes to this script's; its exit status is this script's when it fails. Linux only (/proc).
+e.g. `python3 Benchmarks/peakrss.py .build/release/idx index /tmp/idx corpus.jsonl --schema S.json --memory-mb 50`.
+The command's output goes to this script's; its exit status is this script's when it fails. Linux only (/proc).
 """
 import os
 import subprocess
