@@ -4,9 +4,9 @@
 ///
 /// The store is a table of 1 MiB pages, an offset naming its page in the high bits (tantivy's `MemoryArena`), so
 /// it grows a page at a time without moving what it holds, and what it reports to the memory budget is what it
-/// allocated, never more than a page past what it uses. The first page starts at 128 KiB and doubles until it is
-/// whole, so a small segment stays small. A slab never straddles two pages; the tail of a page too short for the
-/// next slab is left unused.
+/// allocated: what it uses, plus the rest of the last page and, on each full page, a tail too short for the next
+/// slab (under 32 KiB; a slab never straddles two pages). The first page starts at 128 KiB and doubles until it
+/// is whole, so a small segment stays small.
 ///
 /// The pages are raw memory owned by this class, so an append is a bounds-free store: the slab bookkeeping in
 /// `Stream` guarantees every write lands inside an allocated slab.
