@@ -2,14 +2,14 @@ import LoupeAnalysis
 
 /// One segment being built in memory.
 package struct SegmentWriter {
-    /// What the indexer tracks per term while documents arrive (32 bytes, one array per field).
+    /// What the indexer tracks per term while documents arrive (24 bytes, one array per field).
     package struct TermState {
         package var stream: ByteStreamArena.Stream
         /// The last document holding the term, `noDocument` before the first.
         var lastDoc: UInt32 = TermState.noDocument
-        var termFrequency: UInt32 = 0
-        var lastPosition: UInt32 = 0
-        package var docFrequency: UInt32 = 0
+        /// In `lastDoc`: the term's last position with positions recorded, its frequency so far with frequencies
+        /// only (a field records one or the other, so one word serves both).
+        var inDocument: UInt32 = 0
 
         static let noDocument = UInt32.max
     }
@@ -24,7 +24,9 @@ package struct SegmentWriter {
         package var norms: [UInt32] = []
         package var totalTokens: UInt64 = 0
 
-        var memoryUsage: Int { terms.memoryUsage + states.capacity * 32 + norms.capacity * 4 }
+        var memoryUsage: Int {
+            terms.memoryUsage + states.capacity * MemoryLayout<TermState>.stride + norms.capacity * 4
+        }
     }
 
     /// The segment's id, chosen up front: its store file may be written before the flush.
@@ -172,14 +174,14 @@ package struct SegmentWriter {
                 if last != TermState.noDocument { unsafe closeDocument(&states[id], record: record, arena: arena) }
                 unsafe arena.appendVInt(last == TermState.noDocument ? doc : doc - last, to: &states[id].stream)
                 unsafe states[id].lastDoc = doc
-                unsafe states[id].docFrequency += 1
-                unsafe states[id].termFrequency = 0
-                unsafe states[id].lastPosition = 0
+                unsafe states[id].inDocument = 0
             }
-            unsafe states[id].termFrequency += 1
-            if record == .position {
-                unsafe arena.appendVInt(position - states[id].lastPosition + 1, to: &states[id].stream)
-                unsafe states[id].lastPosition = position
+            switch record {
+            case .position:
+                unsafe arena.appendVInt(position - states[id].inDocument + 1, to: &states[id].stream)
+                unsafe states[id].inDocument = position
+            case .freq: unsafe states[id].inDocument += 1
+            case .basic: break
             }
         }
     }
@@ -187,7 +189,7 @@ package struct SegmentWriter {
     private static func closeDocument(_ state: inout TermState, record: IndexRecordOption, arena: ByteStreamArena) {
         switch record {
         case .position: arena.append(0, to: &state.stream)
-        case .freq: arena.appendVInt(state.termFrequency, to: &state.stream)
+        case .freq: arena.appendVInt(state.inDocument, to: &state.stream)
         case .basic: break
         }
     }
