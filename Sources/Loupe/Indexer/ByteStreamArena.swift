@@ -15,12 +15,11 @@ package final class ByteStreamArena {
     private var pages: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>>
     private var pageTableCapacity = 16
     private var pageCount = 1
-    /// Bytes allocated in the last page.
+    /// Bytes allocated in the last page: less than a page only while the first page grows, so every page before
+    /// the last is whole.
     private var lastPageCapacity = 1 << 17
     /// Bytes of the last page handed out to slabs so far.
     private var lastPageUsed = 0
-    /// Bytes of all pages.
-    private var allocated = 1 << 17
     private static let pageShift = 20
     private static let pageSize = 1 << pageShift
     private static let offsetMask = pageSize - 1
@@ -49,7 +48,7 @@ package final class ByteStreamArena {
     }
 
     /// Bytes allocated for the pages and their table.
-    package var memoryUsage: Int { allocated + pageTableCapacity * 8 }
+    package var memoryUsage: Int { (pageCount - 1) * Self.pageSize + lastPageCapacity + pageTableCapacity * 8 }
 
     package func newStream() -> Stream {
         let start = allocate(Self.firstCapacity)
@@ -81,7 +80,6 @@ package final class ByteStreamArena {
         unsafe fresh.update(from: pages[0], count: lastPageUsed)
         unsafe pages[0].deallocate()
         unsafe pages[0] = fresh
-        allocated += grown - lastPageCapacity
         lastPageCapacity = grown
     }
 
@@ -97,7 +95,6 @@ package final class ByteStreamArena {
         }
         unsafe (pages + pageCount).initialize(to: .allocate(capacity: Self.pageSize))
         pageCount += 1
-        allocated += Self.pageSize
         lastPageCapacity = Self.pageSize
         lastPageUsed = 0
     }
